@@ -1,0 +1,69 @@
+// Typed errors, each defined once with a stable code, so every surface can map them the same way.
+
+export interface HindsightErrorShape {
+  code: string;
+  message: string;
+}
+
+/** Base class of every error Hindsight raises on purpose; `code` is stable and machine-readable. */
+export class HindsightError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+    this.name = 'HindsightError';
+  }
+}
+
+export type ErrorFactory<A extends unknown[]> = ((...args: A) => HindsightError) & { code: string };
+
+/**
+ * Define an error once: its code and how to say it.
+ *
+ * @example
+ * const SessionNotFound = defineError('SESSION_NOT_FOUND', (id: string) => `No session ${id}.`);
+ * throw SessionNotFound('SES-1');
+ */
+export function defineError<A extends unknown[]>(code: string, describe: (...args: A) => string): ErrorFactory<A> {
+  const factory = ((...args: A) => new HindsightError(code, describe(...args))) as ErrorFactory<A>;
+  factory.code = code;
+  return factory;
+}
+
+export const SessionNotFound = defineError(
+  'SESSION_NOT_FOUND',
+  (id: string) => `No session with id "${id}" is in the store. Run list_sessions to see the ids, or ingest its logs first.`,
+);
+export const LedgerNotFound = defineError(
+  'LEDGER_NOT_FOUND',
+  (ledger: string, sessionId: string, valid: string[]) =>
+    `Session "${sessionId}" has no ledger "${ledger}". Valid ledgers: ${valid.join(', ') || '(none)'}.`,
+);
+export const InvalidArguments = defineError('INVALID_ARGUMENTS', (detail: string) => `Invalid arguments: ${detail}`);
+export const UnknownFormat = defineError(
+  'UNKNOWN_FORMAT',
+  (format: string, valid: string[]) => `Unknown format "${format}". Valid formats: ${valid.join(', ')}.`,
+);
+export const FormatNotDetected = defineError(
+  'FORMAT_NOT_DETECTED',
+  (path: string) =>
+    `Could not tell which agent wrote ${path}: expected a Claude Code config folder (with projects/), an Amplifier home (projects/<slug>/sessions/), or a Control Plane root (HO2/ledger/ho2m.jsonl). Pass --format to say which.`,
+);
+export const PathNotFound = defineError('PATH_NOT_FOUND', (path: string) => `No such file or folder: ${path}.`);
+export const IngestBusy = defineError(
+  'INGEST_BUSY',
+  (db: string, pid: number) =>
+    `Another hindsight ingest (pid ${pid}) is writing to ${db}. Wait for it to finish, or pass --wait to queue behind it.`,
+);
+export const StoreSchemaTooNew = defineError(
+  'STORE_SCHEMA_TOO_NEW',
+  (found: number, known: number) =>
+    `The store was written by a newer Hindsight (schema ${found}; this one knows up to ${known}). Upgrade Hindsight or use another --db.`,
+);
+
+/** Turn anything thrown into the error shape the envelopes use. */
+export function toErrorShape(err: unknown): HindsightErrorShape {
+  if (err instanceof HindsightError) return { code: err.code, message: err.message };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'INTERNAL', message: `Internal error: ${message}` };
+}

@@ -1,0 +1,116 @@
+// The session model shared by importers, the store and the tools: one definition per concept.
+
+export const FORMATS = ['control-plane', 'claude-code', 'amplifier'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const SESSION_KINDS = ['root', 'subagent', 'fork', 'sidechain', 'compaction'] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export const SESSION_STATUSES = ['completed', 'active', 'errored', 'interrupted'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const EVENT_KINDS = [
+  'session_start',
+  'session_end',
+  'user_message',
+  'assistant_message',
+  'thinking',
+  'tool_call',
+  'tool_result',
+  'llm_call',
+  'error',
+  'warning',
+  'compaction',
+  'subagent_start',
+  'subagent_end',
+  'system',
+  'other',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Token counts of one LLM call, by kind. */
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+}
+
+export const ZERO_TOKENS: Readonly<TokenCounts> = Object.freeze({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
+
+/**
+ * Usage carried by an event. `key` identifies the LLM call: several events with the same key are
+ * the same call written more than once (Claude Code splits one response over several lines), and
+ * the summariser keeps the largest. Events without usage omit it.
+ */
+export interface EventUsage extends TokenCounts {
+  key: string;
+  model: string | null;
+}
+
+/** Correlation ids an event may carry. */
+export interface CorrelationIds {
+  workOrder?: string;
+  toolCall?: string;
+  message?: string;
+  request?: string;
+  agent?: string;
+  entry?: string;
+}
+
+export const DEFECT_SEVERITIES = ['error', 'warning', 'info'] as const;
+export type DefectSeverity = (typeof DEFECT_SEVERITIES)[number];
+
+/**
+ * A finding about the input: a bad line, a gap, a rewrite, a broken hash chain. Only `error`
+ * defects count as bad lines (decisions.md).
+ */
+export interface Defect {
+  severity: DefectSeverity;
+  kind: string;
+  /** Path of the source file relative to its root ('' when the defect concerns the root). */
+  file: string;
+  line: number | null;
+  message: string;
+  sessionId?: string | null;
+}
+
+/**
+ * What an importer knows about a session. Facts from several lines and files merge: a later
+ * defined field wins over an earlier one, undefined never erases.
+ */
+export interface SessionFacts {
+  id: string;
+  format: Format;
+  project?: string;
+  projectPath?: string;
+  parentId?: string | null;
+  kind?: SessionKind;
+  title?: string;
+  agentName?: string;
+  mainLedger?: string;
+  /** Small format-specific facts (e.g. Amplifier metadata fields). */
+  attrs?: Record<string, unknown>;
+}
+
+/** Summary of a session, recomputed from its events after every ingest that touches it. */
+export interface SessionSummary {
+  status: SessionStatus;
+  startedAt: string | null;
+  endedAt: string | null;
+  turnCount: number;
+  firstUserMessage: string | null;
+  lastResponsePreview: string | null;
+  models: string[];
+  /** Tokens of this session's own LLM calls (children excluded), each call counted once. */
+  tokens: TokenCounts;
+  llmCalls: number;
+  eventCount: number;
+  toolCalls: number;
+  toolErrors: number;
+  errors: number;
+  warnings: number;
+  compactions: number;
+  /** Format-specific extras for tools (bounded). */
+  attrs?: Record<string, unknown>;
+}

@@ -1,0 +1,51 @@
+// Timestamp handling: a sortable key with the source's full precision, and the output form.
+//
+// Sources write ISO-8601 with 0–9 fractional digits and various offsets (Python isoformat,
+// nanosecond Amplifier stamps, JS toISOString). Results use milliseconds in UTC; ordering uses
+// the key, which keeps nanoseconds so that events a microsecond apart never tie.
+
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,12}))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * Parse an ISO-8601 timestamp into a sort key `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ` (UTC, nanoseconds).
+ * Returns null when the value is not a recognisable timestamp. A timestamp without offset is
+ * taken as UTC (the writers we read all log UTC).
+ *
+ * @example toTimeKey('2026-02-17T14:30:00+00:00') // '2026-02-17T14:30:00.000000000Z'
+ */
+export function toTimeKey(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = ISO_RE.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, frac, off] = m;
+  const fracDigits = (frac ?? '').slice(0, 9).padEnd(9, '0');
+  let offsetMinutes = 0;
+  if (off && off !== 'Z' && off !== 'z') {
+    const sign = off[0] === '-' ? -1 : 1;
+    const digits = off.slice(1).replace(':', '');
+    offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+  }
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? '0'));
+  if (!Number.isFinite(ms)) return null;
+  const date = new Date(ms - offsetMinutes * 60_000);
+  if (Number.isNaN(date.getTime())) return null;
+  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.000Z
+  return `${iso.slice(0, 19)}.${fracDigits}Z`;
+}
+
+/** The output form of a key: `YYYY-MM-DDTHH:MM:SS.sssZ`. */
+export function keyToIso(key: string | null | undefined): string | null {
+  if (!key) return null;
+  return `${key.slice(0, 23)}Z`;
+}
+
+/** Milliseconds since the epoch of a key (sub-millisecond digits dropped). */
+export function keyToMillis(key: string): number {
+  return Date.parse(`${key.slice(0, 23)}Z`);
+}
+
+/** Normalise any timestamp string to the output form, or null. */
+export function toIso(value: unknown): string | null {
+  return keyToIso(toTimeKey(value));
+}

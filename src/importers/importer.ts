@@ -1,0 +1,178 @@
+// The importer contract: detect · discover · parse (line → events) · summarize.
+//
+// The ingest pipeline owns reading, line splitting, evidence, JSON parsing and generic bad-line
+// handling (blank, malformed, non-object, invalid UTF-8, incomplete last line, oversized). An
+// importer sees one parsed JSON object per line and says what it means; it never touches the
+// store. Parsers are incremental: `snapshot()` is saved with the file's checkpoint and handed
+// back to `createParser` when appended lines arrive, so nothing is re-read.
+
+import type {
+  CorrelationIds,
+  Defect,
+  DefectSeverity,
+  EventKind,
+  EventUsage,
+  Format,
+  SessionFacts,
+  SessionSummary,
+} from '../core/model.js';
+
+/** One file an importer wants ingested. */
+export interface SourceFile {
+  /** Absolute path. */
+  path: string;
+  /** Absolute path of the root it was discovered under (what the user ingested). */
+  root: string;
+  /** Path relative to `root`, with `/` separators; used in every report. */
+  relPath: string;
+  /** Ledger name (decisions.md): 'ho2m', 'transcript', 'agent-<id>', 'events', 'metadata', … */
+  ledger: string;
+  /** Merge priority of the ledger when timestamps tie (lower first). */
+  ledgerRank: number;
+  /**
+   * The session every line of this file belongs to, when there is exactly one (Claude Code,
+   * Amplifier). Control Plane ledgers leave it undefined: each entry names its session.
+   */
+  sessionId?: string;
+  /** `jsonl`: one JSON value per line. `document`: one JSON document (metadata.json). */
+  kind: 'jsonl' | 'document';
+  /** Kept as evidence only, never parsed into events (backups of rewritten history). */
+  evidenceOnly?: boolean;
+  /**
+   * Files that continue one another (a Control Plane ledger's rotated segments, then its active
+   * file) share a chain group; discover returns them in reading order, and the parser of each
+   * receives the snapshot of the previous one as `chainState`.
+   */
+  chainGroup?: string;
+  /** Facts known from the layout alone (project from the slug, parent from the path). */
+  facts?: SessionFacts[];
+  /** Findings made while discovering (missing metadata, backups, segment order). */
+  notes?: Defect[];
+}
+
+/** An event as an importer emits it; the pipeline adds file, line, sequence and time. */
+export interface EventInput {
+  /** Owning session; defaults to the file's `sessionId`. Required for Control Plane. */
+  sessionId?: string;
+  /** Index within the line when one line yields several events (content blocks). */
+  part?: number;
+  /** The source's own timestamp string (any ISO form); omit when the line has none. */
+  timestamp?: string | null;
+  /** Native event type ('EXCHANGE', 'assistant', 'tool:pre', …). */
+  type: string;
+  kind: EventKind;
+  actor?: string | null;
+  turn?: number | null;
+  ids?: CorrelationIds;
+  /** Tie-break inside equal timestamps and ledger rank (Control Plane: the entry id). */
+  tiebreak?: string;
+  usage?: EventUsage;
+  toolName?: string;
+  toolStatus?: 'ok' | 'error';
+  /** One line of plain text, bounded by the pipeline (about 300 characters). */
+  summary?: string;
+  /** Message text to index for search (user / assistant text), bounded by the pipeline. */
+  text?: string;
+  /** Small facts the summariser and tools need (stop_reason, level, decision, wo_type…). */
+  attrs?: Record<string, unknown>;
+}
+
+export interface DefectInput {
+  severity: DefectSeverity;
+  kind: string;
+  message: string;
+  sessionId?: string | null;
+  /** Defaults to the current line. */
+  line?: number | null;
+}
+
+/** What a parser may do for the line it is looking at. */
+export interface LineContext {
+  readonly file: SourceFile;
+  readonly lineNumber: number;
+  readonly byteOffset: number;
+  readonly byteLength: number;
+  emit(event: EventInput): void;
+  defect(defect: DefectInput): void;
+  facts(facts: SessionFacts): void;
+}
+
+export interface LineParser {
+  /** A line that parsed as a JSON object. */
+  line(obj: Record<string, unknown>, ctx: LineContext): void;
+  /**
+   * A line too large to parse whole (tens of megabytes): `head` is its first bytes decoded.
+   * Project what is needed from it (type, timestamp) with a bounded scan.
+   */
+  hugeLine?(head: string, ctx: LineContext): void;
+  /** A `document` file's parsed content (null when it is not valid JSON; the pipeline reports that). */
+  document?(doc: unknown, ctx: LineContext): void;
+  /** Serializable state to resume after the last consumed line (kept small). */
+  snapshot(): unknown;
+}
+
+export interface ParserOptions {
+  /** What this parser's own `snapshot()` returned after the last committed line, on resume. */
+  resumeState?: unknown;
+  /** The previous file in the same chain group's final snapshot (rotated segments). */
+  chainState?: unknown;
+}
+
+/** An event as the summariser sees it: the stored columns, without payload. */
+export interface StoredEvent {
+  seq: number;
+  sessionId: string;
+  ledger: string;
+  file: string;
+  lineNumber: number;
+  part: number;
+  /** Time key (nanosecond ISO, see core/time.ts); inherited from the line before when absent. */
+  tsKey: string | null;
+  type: string;
+  kind: EventKind;
+  actor: string | null;
+  turn: number | null;
+  ids: CorrelationIds;
+  tiebreak: string;
+  ledgerRank: number;
+  usage: EventUsage | null;
+  toolName: string | null;
+  toolStatus: 'ok' | 'error' | null;
+  summary: string;
+  attrs: Record<string, unknown>;
+}
+
+export interface SummaryInput {
+  facts: SessionFacts;
+  /** All events of the session in timeline order (time key, ledger rank, tiebreak, file, line, part). */
+  events: StoredEvent[];
+}
+
+export interface SummaryOutput {
+  summary: SessionSummary;
+  /** Findings derived from the whole session (orphan tool calls…); replace the previous ones. */
+  defects: Defect[];
+}
+
+export interface Importer {
+  format: Format;
+  /** One sentence for `hindsight ingest --help` and docs. */
+  description: string;
+  /** True when `path` looks like a root of this format (by layout, cheaply). */
+  detect(path: string): Promise<boolean>;
+  /** Default roots that exist on this machine, from the environment. */
+  defaultRoots(env: NodeJS.ProcessEnv, home: string): Promise<string[]>;
+  /** Every file under `root` to ingest, in reading order, with discovery notes. */
+  discover(root: string): Promise<SourceFile[]>;
+  createParser(file: SourceFile, options: ParserOptions): LineParser;
+  summarize(input: SummaryInput): SummaryOutput;
+}
+
+/**
+ * Define an importer once; the registry and the pipeline loop over these.
+ *
+ * @example export const claudeCode = defineImporter({ format: 'claude-code', ... });
+ */
+export function defineImporter(importer: Importer): Importer {
+  return importer;
+}

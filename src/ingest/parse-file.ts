@@ -1,0 +1,324 @@
+// Drives one importer parser over one file from a checkpoint: generic bad-line handling here,
+// meaning in the importer. Shared by the ingest pipeline and by importer tests.
+
+import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import type { Defect, SessionFacts } from '../core/model.js';
+import { toTimeKey } from '../core/time.js';
+import type { EventInput, LineContext, LineParser, SourceFile, StoredEvent } from '../importers/importer.js';
+import { readLines } from './line-reader.js';
+
+/** Lines above this size are not parsed whole: the parser gets a bounded head (`hugeLine`). */
+export const HUGE_LINE_BYTES = 8 * 1024 * 1024;
+const HUGE_HEAD_BYTES = 64 * 1024;
+const SUMMARY_CHARS = 300;
+const TEXT_CHARS = 8 * 1024;
+
+export type LineStatus = 'ok' | 'blank' | 'bad' | 'incomplete';
+
+/** An event ready for the store (the store assigns `seq`). */
+export interface ParsedEvent extends Omit<StoredEvent, 'seq'> {
+  tsMissing: boolean;
+  text: string | null;
+}
+
+export interface FileSink {
+  /** Every physical line, for evidence (bytes are a view: copy to keep). */
+  line(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void;
+  event(event: ParsedEvent): void;
+  defect(defect: Defect): void;
+  facts(facts: SessionFacts): void;
+  /** Called after each complete line with the position to resume from; the sink may commit here. */
+  checkpoint?(next: { offset: number; lineNumber: number; lastTsKey: string | null }): void;
+}
+
+export interface ParseFileOptions {
+  offset?: number;
+  lineNumber?: number;
+  end?: number;
+  lastTsKey?: string | null;
+}
+
+export interface ParseFileResult {
+  /** Offset after the last complete line (where the next ingest resumes). */
+  offset: number;
+  /** Line number of the next line to read. */
+  lineNumber: number;
+  lastTsKey: string | null;
+  /** An incomplete last line was seen (and held back). */
+  incompleteTail: boolean;
+  linesRead: number;
+  bytesRead: number;
+}
+
+function bound(text: string | undefined | null, max: number): string | null {
+  if (text == null) return null;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function oneLine(text: string | undefined | null): string {
+  if (!text) return '';
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return bound(flat, SUMMARY_CHARS) ?? '';
+}
+
+/** Decode a line, reporting invalid UTF-8 (the text keeps replacement characters). */
+function decode(bytes: Buffer): { text: string; invalid: boolean } {
+  const text = bytes.toString('utf8');
+  if (text.includes('\uFFFD') && !isUtf8(bytes)) return { text, invalid: true };
+  return { text, invalid: false };
+}
+
+function isWhitespace(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0b && b !== 0x0c) return false;
+  }
+  return true;
+}
+
+/**
+ * Parse `file` from the given position with `parser`, feeding `sink`. Returns where to resume.
+ * An incomplete last line is stored as evidence with status 'incomplete', reported, and not
+ * parsed; the resume position stays at its start so that it is re-read once complete.
+ */
+export function parseJsonlFile(
+  file: SourceFile,
+  parser: LineParser | null,
+  sink: FileSink,
+  options: ParseFileOptions = {},
+): ParseFileResult {
+  let lastTsKey = options.lastTsKey ?? null;
+  let resumeOffset = options.offset ?? 0;
+  let resumeLine = options.lineNumber ?? 1;
+  let incompleteTail = false;
+  let linesRead = 0;
+  let bytesRead = 0;
+
+  const defect = (d: Omit<Defect, 'file'>) => sink.defect({ ...d, file: file.relPath });
+
+  for (const raw of readLines(file.path, { offset: resumeOffset, lineNumber: resumeLine, end: options.end })) {
+    const { lineNumber, offset, bytes } = raw;
+    linesRead++;
+    bytesRead += bytes.length + (raw.complete ? 1 : 0);
+    if (!raw.complete) {
+      incompleteTail = true;
+      sink.line(lineNumber, offset, bytes, 'incomplete');
+      defect({
+        severity: 'warning',
+        kind: 'incomplete_last_line',
+        line: lineNumber,
+        message: `last line has no newline yet (${bytes.length} bytes); held back until it is complete`,
+        sessionId: file.sessionId ?? null,
+      });
+      break;
+    }
+    if (bytes.length === 0 || isWhitespace(bytes)) {
+      sink.line(lineNumber, offset, bytes, 'blank');
+      defect({
+        severity: 'warning',
+        kind: bytes.length === 0 ? 'blank_line' : 'whitespace_only_line',
+        line: lineNumber,
+        message: bytes.length === 0 ? 'empty line' : 'line holds only whitespace',
+        sessionId: file.sessionId ?? null,
+      });
+    } else if (parser === null) {
+      sink.line(lineNumber, offset, bytes, 'ok');
+    } else if (bytes.length > HUGE_LINE_BYTES) {
+      sink.line(lineNumber, offset, bytes, 'ok');
+      defect({
+        severity: 'info',
+        kind: 'oversized_line',
+        line: lineNumber,
+        message: `line of ${bytes.length} bytes kept as evidence; only its head was parsed`,
+        sessionId: file.sessionId ?? null,
+      });
+      if (parser.hugeLine) {
+        const head = bytes.subarray(0, HUGE_HEAD_BYTES).toString('utf8');
+        lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, lastTsKey, (ctx) =>
+          parser.hugeLine!(head, ctx),
+        );
+      }
+    } else {
+      const { text, invalid } = decode(bytes);
+      let value: unknown;
+      let parsed = true;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        parsed = false;
+        sink.line(lineNumber, offset, bytes, 'bad');
+        defect({
+          severity: 'error',
+          kind: invalid ? 'invalid_utf8' : 'malformed_json',
+          line: lineNumber,
+          message: invalid
+            ? 'line is not valid UTF-8 and does not parse as JSON'
+            : `line is not valid JSON (${(err as Error).message.slice(0, 120)})`,
+          sessionId: file.sessionId ?? null,
+        });
+      }
+      if (parsed) {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+          sink.line(lineNumber, offset, bytes, 'bad');
+          defect({
+            severity: 'error',
+            kind: 'non_object_json',
+            line: lineNumber,
+            message: `line is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`,
+            sessionId: file.sessionId ?? null,
+          });
+        } else {
+          sink.line(lineNumber, offset, bytes, 'ok');
+          if (invalid) {
+            defect({
+              severity: 'warning',
+              kind: 'invalid_utf8',
+              line: lineNumber,
+              message: 'line is not valid UTF-8; parsed with replacement characters (raw_lines has the exact bytes)',
+              sessionId: file.sessionId ?? null,
+            });
+          }
+          const obj = value as Record<string, unknown>;
+          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, lastTsKey, (ctx) =>
+            parser.line(obj, ctx),
+          );
+        }
+      }
+    }
+    resumeOffset = offset + bytes.length + 1;
+    resumeLine = lineNumber + 1;
+    sink.checkpoint?.({ offset: resumeOffset, lineNumber: resumeLine, lastTsKey });
+  }
+  return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, linesRead, bytesRead };
+}
+
+/** Parse a whole-document file (metadata.json): evidence per physical line, one `document` call. */
+export function parseDocumentFile(file: SourceFile, parser: LineParser | null, sink: FileSink): ParseFileResult {
+  const bytes = readFileSync(file.path);
+  let lineNumber = 1;
+  let offset = 0;
+  while (offset <= bytes.length) {
+    const nl = bytes.indexOf(10, offset);
+    const endOfLine = nl === -1 ? bytes.length : nl;
+    if (nl === -1 && endOfLine === offset) break; // trailing newline: no empty last line
+    sink.line(lineNumber, offset, bytes.subarray(offset, endOfLine), 'ok');
+    lineNumber++;
+    offset = endOfLine + 1;
+  }
+  let doc: unknown = null;
+  if (bytes.length === 0) {
+    sink.defect({ severity: 'info', kind: 'empty_file', file: file.relPath, line: null, message: 'file is empty', sessionId: file.sessionId ?? null });
+  } else {
+    try {
+      doc = JSON.parse(bytes.toString('utf8'));
+    } catch (err) {
+      sink.defect({
+        severity: 'error',
+        kind: 'invalid_document_json',
+        file: file.relPath,
+        line: null,
+        message: `file is not valid JSON (${(err as Error).message.slice(0, 120)})`,
+        sessionId: file.sessionId ?? null,
+      });
+    }
+  }
+  if (parser?.document) {
+    runParser(file, parser, sink, 1, 0, bytes.length, null, (ctx) => parser.document!(doc, ctx));
+  }
+  return { offset: bytes.length, lineNumber, lastTsKey: null, incompleteTail: false, linesRead: lineNumber - 1, bytesRead: bytes.length };
+}
+
+/** Run one parser call with a context that turns inputs into stored shapes. Returns the new lastTsKey. */
+function runParser(
+  file: SourceFile,
+  parser: LineParser,
+  sink: FileSink,
+  lineNumber: number,
+  byteOffset: number,
+  byteLength: number,
+  lastTsKey: string | null,
+  call: (ctx: LineContext) => void,
+): string | null {
+  let tsForLine = lastTsKey;
+  let lineTs: string | null | undefined; // the line's own timestamp, once seen
+  const ctx: LineContext = {
+    file,
+    lineNumber,
+    byteOffset,
+    byteLength,
+    emit(e: EventInput) {
+      const sessionId = e.sessionId ?? file.sessionId;
+      if (!sessionId) {
+        sink.defect({
+          severity: 'warning',
+          kind: 'unattributed_event',
+          file: file.relPath,
+          line: lineNumber,
+          message: `${e.type} entry names no session and was kept as evidence only`,
+          sessionId: null,
+        });
+        return;
+      }
+      let tsKey: string | null = null;
+      let tsMissing = false;
+      if (e.timestamp != null && e.timestamp !== '') {
+        tsKey = toTimeKey(e.timestamp);
+        if (tsKey === null) {
+          sink.defect({
+            severity: 'warning',
+            kind: 'unparsable_timestamp',
+            file: file.relPath,
+            line: lineNumber,
+            message: `timestamp ${JSON.stringify(String(e.timestamp).slice(0, 60))} is not ISO-8601; the event takes the position of the line before`,
+            sessionId,
+          });
+        }
+      }
+      if (tsKey === null) {
+        tsMissing = true;
+        tsKey = lineTs ?? tsForLine;
+      } else {
+        lineTs = tsKey;
+      }
+      sink.event({
+        sessionId,
+        ledger: file.ledger,
+        file: file.relPath,
+        lineNumber,
+        part: e.part ?? 0,
+        tsKey,
+        tsMissing,
+        type: e.type,
+        kind: e.kind,
+        actor: e.actor ?? null,
+        turn: e.turn ?? null,
+        ids: e.ids ?? {},
+        tiebreak: e.tiebreak ?? '',
+        ledgerRank: file.ledgerRank,
+        usage: e.usage ?? null,
+        toolName: e.toolName ?? null,
+        toolStatus: e.toolStatus ?? null,
+        summary: oneLine(e.summary),
+        text: bound(e.text, TEXT_CHARS),
+        attrs: e.attrs ?? {},
+      });
+    },
+    defect(d) {
+      sink.defect({
+        severity: d.severity,
+        kind: d.kind,
+        file: file.relPath,
+        line: d.line === undefined ? lineNumber : d.line,
+        message: d.message,
+        sessionId: d.sessionId ?? file.sessionId ?? null,
+      });
+    },
+    facts(f) {
+      sink.facts(f);
+    },
+  };
+  call(ctx);
+  void tsForLine;
+  return lineTs ?? lastTsKey;
+}
