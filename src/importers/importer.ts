@@ -92,6 +92,8 @@ export interface LineContext {
   readonly lineNumber: number;
   readonly byteOffset: number;
   readonly byteLength: number;
+  /** The line as decoded text (for a huge line, its head only). Needed for exact hashing. */
+  readonly raw: string;
   emit(event: EventInput): void;
   defect(defect: DefectInput): void;
   facts(facts: SessionFacts): void;

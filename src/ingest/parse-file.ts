@@ -37,6 +37,8 @@ export interface ParseFileOptions {
   lineNumber?: number;
   end?: number;
   lastTsKey?: string | null;
+  /** Stop after the first complete line that brings the bytes read to this budget (chunked ingest). */
+  stopAfterBytes?: number;
 }
 
 export interface ParseFileResult {
@@ -47,6 +49,8 @@ export interface ParseFileResult {
   lastTsKey: string | null;
   /** An incomplete last line was seen (and held back). */
   incompleteTail: boolean;
+  /** Reading stopped at the byte budget; call again from `offset` for the rest. */
+  more: boolean;
   linesRead: number;
   bytesRead: number;
 }
@@ -135,7 +139,7 @@ export function parseJsonlFile(
       });
       if (parser.hugeLine) {
         const head = bytes.subarray(0, HUGE_HEAD_BYTES).toString('utf8');
-        lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, lastTsKey, (ctx) =>
+        lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, head, lastTsKey, (ctx) =>
           parser.hugeLine!(head, ctx),
         );
       }
@@ -180,7 +184,7 @@ export function parseJsonlFile(
             });
           }
           const obj = value as Record<string, unknown>;
-          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, lastTsKey, (ctx) =>
+          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, text, lastTsKey, (ctx) =>
             parser.line(obj, ctx),
           );
         }
@@ -189,8 +193,11 @@ export function parseJsonlFile(
     resumeOffset = offset + bytes.length + 1;
     resumeLine = lineNumber + 1;
     sink.checkpoint?.({ offset: resumeOffset, lineNumber: resumeLine, lastTsKey });
+    if (options.stopAfterBytes !== undefined && bytesRead >= options.stopAfterBytes) {
+      return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, more: true, linesRead, bytesRead };
+    }
   }
-  return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, linesRead, bytesRead };
+  return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, more: false, linesRead, bytesRead };
 }
 
 /** Parse a whole-document file (metadata.json): evidence per physical line, one `document` call. */
@@ -224,9 +231,17 @@ export function parseDocumentFile(file: SourceFile, parser: LineParser | null, s
     }
   }
   if (parser?.document) {
-    runParser(file, parser, sink, 1, 0, bytes.length, null, (ctx) => parser.document!(doc, ctx));
+    runParser(file, parser, sink, 1, 0, bytes.length, bytes.toString('utf8'), null, (ctx) => parser.document!(doc, ctx));
   }
-  return { offset: bytes.length, lineNumber, lastTsKey: null, incompleteTail: false, linesRead: lineNumber - 1, bytesRead: bytes.length };
+  return {
+    offset: bytes.length,
+    lineNumber,
+    lastTsKey: null,
+    incompleteTail: false,
+    more: false,
+    linesRead: lineNumber - 1,
+    bytesRead: bytes.length,
+  };
 }
 
 /** Run one parser call with a context that turns inputs into stored shapes. Returns the new lastTsKey. */
@@ -237,6 +252,7 @@ function runParser(
   lineNumber: number,
   byteOffset: number,
   byteLength: number,
+  raw: string,
   lastTsKey: string | null,
   call: (ctx: LineContext) => void,
 ): string | null {
@@ -247,6 +263,7 @@ function runParser(
     lineNumber,
     byteOffset,
     byteLength,
+    raw,
     emit(e: EventInput) {
       const sessionId = e.sessionId ?? file.sessionId;
       if (!sessionId) {

@@ -1,0 +1,70 @@
+// Builds evidence blocks: consecutive raw lines of a file, hashed one by one and deflated together.
+// Blocks of ~64 KiB keep compression fast and small (performance-notes.md) while a single line
+// can still be recovered by inflating only its block.
+
+import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
+import type { LineStatus } from './parse-file.js';
+import type { EvidenceBlock, EvidenceLine } from '../store/store.js';
+
+export const BLOCK_BYTES = 64 * 1024;
+const COMPRESSION_LEVEL = 6;
+
+/** First 16 bytes of the SHA-256 of a line's bytes. */
+export function lineHash(bytes: Buffer): Buffer {
+  return createHash('sha256').update(bytes).digest().subarray(0, 16);
+}
+
+export class EvidenceBuilder {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  private lines: EvidenceLine[] = [];
+  private firstLine = 0;
+  private firstOffset = 0;
+  private done: EvidenceBlock[] = [];
+  /** Raw bytes taken since the last `take()`. */
+  rawBytes = 0;
+
+  /** Add one physical line; `bytes` is copied. Incomplete lines get a block of their own. */
+  add(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void {
+    if (status === 'incomplete') this.seal();
+    if (this.lines.length === 0) {
+      this.firstLine = lineNumber;
+      this.firstOffset = offset;
+    }
+    const withNewline = status !== 'incomplete';
+    const copy = Buffer.allocUnsafe(bytes.length + (withNewline ? 1 : 0));
+    bytes.copy(copy, 0);
+    if (withNewline) copy[bytes.length] = 10;
+    this.parts.push(copy);
+    this.partBytes += copy.length;
+    this.rawBytes += copy.length;
+    this.lines.push({ lineNumber, offset, length: bytes.length, hash: lineHash(bytes), status });
+    if (this.partBytes >= BLOCK_BYTES || status === 'incomplete') this.seal();
+  }
+
+  /** Close the current block. */
+  seal(): void {
+    if (this.lines.length === 0) return;
+    const raw = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes);
+    this.done.push({
+      firstLine: this.firstLine,
+      firstOffset: this.firstOffset,
+      rawBytes: raw.length,
+      data: deflateRawSync(raw, { level: COMPRESSION_LEVEL }),
+      lines: this.lines,
+    });
+    this.parts = [];
+    this.partBytes = 0;
+    this.lines = [];
+  }
+
+  /** Seal and hand over every finished block. */
+  take(): EvidenceBlock[] {
+    this.seal();
+    const out = this.done;
+    this.done = [];
+    this.rawBytes = 0;
+    return out;
+  }
+}

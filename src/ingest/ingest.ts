@@ -1,0 +1,177 @@
+// The ingest pipeline: resolve roots, discover files, read only what is new, store evidence,
+// events and defects in batches with their checkpoint, then re-summarise the touched sessions.
+
+import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { FormatNotDetected, PathNotFound, toErrorShape } from '../core/errors.js';
+import type { Defect, Format } from '../core/model.js';
+import type { Importer, SourceFile } from '../importers/importer.js';
+import { IMPORTERS, detectFormat, importerFor } from '../importers/registry.js';
+import type { FileRecord, Store } from '../store/store.js';
+import { ingestFile, type FileOutcome } from './ingest-file.js';
+
+export interface IngestProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  currentFile: string;
+}
+
+export interface IngestOptions {
+  format?: Format;
+  /** Queue behind a running ingest instead of failing. */
+  wait?: boolean;
+  onProgress?: (p: IngestProgress) => void;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+export interface IngestRootResult {
+  path: string;
+  format: Format | null;
+  error?: { code: string; message: string };
+}
+
+export interface IngestSummary {
+  roots: IngestRootResult[];
+  /** True when no path was given and the default locations were used. */
+  defaults: boolean;
+  files: number;
+  filesRead: number;
+  filesUnchanged: number;
+  sessions: number;
+  sessionsTouched: number;
+  events: number;
+  lines: number;
+  badLines: number;
+  bytes: number;
+  rewrites: number;
+  defects: number;
+  seconds: number;
+}
+
+interface PlannedRoot {
+  path: string;
+  format: Format;
+  importer: Importer;
+  files: SourceFile[];
+}
+
+async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ planned: PlannedRoot[]; results: IngestRootResult[]; defaults: boolean }> {
+  const results: IngestRootResult[] = [];
+  const planned: PlannedRoot[] = [];
+  let targets: { path: string; format?: Format }[] = paths.map((p) => ({ path: p, format: options.format }));
+  const defaults = paths.length === 0;
+  if (defaults) {
+    const env = options.env ?? process.env;
+    const home = options.home ?? homedir();
+    targets = [];
+    for (const importer of IMPORTERS) {
+      if (options.format && importer.format !== options.format) continue;
+      for (const root of await importer.defaultRoots(env, home)) targets.push({ path: root, format: importer.format });
+    }
+  }
+  for (const t of targets) {
+    try {
+      let real: string;
+      try {
+        real = realpathSync(resolve(t.path));
+      } catch {
+        throw PathNotFound(resolve(t.path));
+      }
+      const format = t.format ?? (await detectFormat(real));
+      if (!format) throw FormatNotDetected(real);
+      const importer = importerFor(format);
+      const files = await importer.discover(real);
+      planned.push({ path: real, format, importer, files });
+      results.push({ path: real, format });
+    } catch (err) {
+      results.push({ path: resolve(t.path), format: t.format ?? null, error: toErrorShape(err) });
+    }
+  }
+  return { planned, results, defaults };
+}
+
+/**
+ * Ingest the given paths (or the default locations) into `store`.
+ *
+ * @example const summary = await ingestPaths(store, ['~/.claude'], {});
+ */
+export async function ingestPaths(store: Store, paths: string[], options: IngestOptions = {}): Promise<IngestSummary> {
+  const started = process.hrtime.bigint();
+  const { planned, results, defaults } = await resolveRoots(paths, options);
+  const writer = await store.beginIngest({ wait: options.wait });
+  const summary: IngestSummary = {
+    roots: results,
+    defaults,
+    files: 0,
+    filesRead: 0,
+    filesUnchanged: 0,
+    sessions: 0,
+    sessionsTouched: 0,
+    events: 0,
+    lines: 0,
+    badLines: 0,
+    bytes: 0,
+    rewrites: 0,
+    defects: 0,
+    seconds: 0,
+  };
+  try {
+    // A stat pass first, so progress knows the total of new bytes.
+    const work: { root: PlannedRoot; file: SourceFile; rootId: number; current: FileRecord | null }[] = [];
+    let bytesTotal = 0;
+    for (const root of planned) {
+      const rootId = await writer.rootId(root.path, root.format);
+      const notes: Defect[] = root.files.flatMap((f) => f.notes ?? []);
+      if (notes.length) await writer.addDefects(rootId, notes);
+      summary.defects += notes.length;
+      for (const file of root.files) {
+        const current = await writer.currentFile(file.path);
+        work.push({ root, file, rootId, current });
+        bytesTotal += Math.max(0, sizeOf(file.path) - (current?.offset ?? 0));
+      }
+    }
+    const chainStates = new Map<string, unknown>();
+    let bytesDone = 0;
+    let filesDone = 0;
+    for (const { root, file, rootId, current } of work) {
+      options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: file.path });
+      const outcome: FileOutcome = await ingestFile(writer, root.importer, file, rootId, current, {
+        chainState: file.chainGroup ? chainStates.get(`${root.path}\0${file.chainGroup}`) : undefined,
+        onBytes: (n) => {
+          bytesDone += n;
+          options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: file.path });
+        },
+      });
+      if (file.chainGroup) chainStates.set(`${root.path}\0${file.chainGroup}`, outcome.finalState);
+      filesDone++;
+      summary.files++;
+      if (outcome.unchanged) summary.filesUnchanged++;
+      else summary.filesRead++;
+      summary.events += outcome.events;
+      summary.lines += outcome.lines;
+      summary.badLines += outcome.badLines;
+      summary.bytes += outcome.bytes;
+      summary.defects += outcome.defects;
+      if (outcome.rewritten) summary.rewrites++;
+    }
+    options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone: bytesTotal, bytesTotal, currentFile: '' });
+    summary.sessionsTouched = await writer.summarizeDirty((format, input) => importerFor(format).summarize(input));
+    summary.sessions = (await store.totals()).sessions;
+  } finally {
+    await writer.release();
+  }
+  summary.seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return summary;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

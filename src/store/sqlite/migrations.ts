@@ -1,0 +1,204 @@
+// SQLite schema, as an ordered list of migrations. Never edit a shipped migration: add one.
+//
+// Space matters (the store must stay under ~35% of the corpus with evidence kept): events use
+// an integer session key, evidence is compressed in blocks, and the search index is contentless.
+
+import type Database from 'better-sqlite3';
+import { StoreSchemaTooNew } from '../../core/errors.js';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'roots, files, evidence, sessions, events, defects, message search',
+    sql: `
+CREATE TABLE roots (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  format TEXT NOT NULL
+);
+
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  root_id INTEGER NOT NULL REFERENCES roots(id),
+  path TEXT NOT NULL,
+  rel_path TEXT NOT NULL,
+  format TEXT NOT NULL,
+  ledger TEXT NOT NULL,
+  ledger_rank INTEGER NOT NULL DEFAULT 0,
+  session_id TEXT,
+  kind TEXT NOT NULL,
+  evidence_only INTEGER NOT NULL DEFAULT 0,
+  chain_group TEXT,
+  generation INTEGER NOT NULL DEFAULT 1,
+  superseded INTEGER NOT NULL DEFAULT 0,
+  superseded_reason TEXT,
+  size INTEGER NOT NULL DEFAULT 0,
+  mtime_ms REAL NOT NULL DEFAULT 0,
+  offset INTEGER NOT NULL DEFAULT 0,
+  next_line INTEGER NOT NULL DEFAULT 1,
+  last_ts_key TEXT,
+  parser_state TEXT,
+  lines INTEGER NOT NULL DEFAULT 0,
+  bad_lines INTEGER NOT NULL DEFAULT 0,
+  events INTEGER NOT NULL DEFAULT 0,
+  content_hash TEXT,
+  UNIQUE (path, generation)
+);
+CREATE INDEX files_live ON files(path) WHERE superseded = 0;
+CREATE INDEX files_session ON files(session_id);
+
+-- One row per physical line: where it was, its hash, its block. Raw bytes live in blocks.
+CREATE TABLE lines (
+  file_id INTEGER NOT NULL,
+  line_number INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  hash BLOB NOT NULL,
+  status INTEGER NOT NULL,
+  block_id INTEGER NOT NULL,
+  PRIMARY KEY (file_id, line_number)
+) WITHOUT ROWID;
+
+-- Consecutive lines of a file, deflated together (block compression: 2x smaller and 4x faster
+-- than line by line). data inflates to the file's bytes [first_offset, first_offset + raw_bytes).
+CREATE TABLE blocks (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  first_line INTEGER NOT NULL,
+  first_offset INTEGER NOT NULL,
+  raw_bytes INTEGER NOT NULL,
+  data BLOB NOT NULL
+);
+CREATE INDEX blocks_file ON blocks(file_id, first_line);
+
+CREATE TABLE sessions (
+  sid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  format TEXT NOT NULL,
+  root_id INTEGER,
+  project TEXT,
+  project_path TEXT,
+  parent_id TEXT,
+  kind TEXT NOT NULL DEFAULT 'root',
+  title TEXT,
+  agent_name TEXT,
+  main_ledger TEXT,
+  facts TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'active',
+  started_at TEXT,
+  ended_at TEXT,
+  turn_count INTEGER NOT NULL DEFAULT 0,
+  first_user_message TEXT,
+  last_response_preview TEXT,
+  models TEXT NOT NULL DEFAULT '[]',
+  own_input INTEGER NOT NULL DEFAULT 0,
+  own_output INTEGER NOT NULL DEFAULT 0,
+  own_cache_write INTEGER NOT NULL DEFAULT 0,
+  own_cache_read INTEGER NOT NULL DEFAULT 0,
+  total_input INTEGER NOT NULL DEFAULT 0,
+  total_output INTEGER NOT NULL DEFAULT 0,
+  total_cache_write INTEGER NOT NULL DEFAULT 0,
+  total_cache_read INTEGER NOT NULL DEFAULT 0,
+  llm_calls INTEGER NOT NULL DEFAULT 0,
+  event_count INTEGER NOT NULL DEFAULT 0,
+  tool_calls INTEGER NOT NULL DEFAULT 0,
+  tool_errors INTEGER NOT NULL DEFAULT 0,
+  errors INTEGER NOT NULL DEFAULT 0,
+  warnings INTEGER NOT NULL DEFAULT 0,
+  compactions INTEGER NOT NULL DEFAULT 0,
+  attrs TEXT NOT NULL DEFAULT '{}',
+  next_seq INTEGER NOT NULL DEFAULT 1,
+  dirty INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX sessions_started ON sessions(started_at DESC, id);
+CREATE INDEX sessions_parent ON sessions(parent_id);
+CREATE INDEX sessions_dirty ON sessions(dirty) WHERE dirty = 1;
+
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  sid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  file_id INTEGER NOT NULL,
+  line_number INTEGER NOT NULL,
+  part INTEGER NOT NULL DEFAULT 0,
+  ts_key TEXT,
+  ts_missing INTEGER NOT NULL DEFAULT 0,
+  ledger_rank INTEGER NOT NULL DEFAULT 0,
+  tiebreak TEXT NOT NULL DEFAULT '',
+  type TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  actor TEXT,
+  turn INTEGER,
+  wo_id TEXT,
+  tool_call_id TEXT,
+  message_id TEXT,
+  request_id TEXT,
+  agent_id TEXT,
+  entry_id TEXT,
+  usage_key TEXT,
+  model TEXT,
+  tok_in INTEGER,
+  tok_out INTEGER,
+  tok_cw INTEGER,
+  tok_cr INTEGER,
+  tool_name TEXT,
+  tool_status TEXT,
+  summary TEXT NOT NULL DEFAULT '',
+  attrs TEXT
+);
+CREATE UNIQUE INDEX events_session_seq ON events(sid, seq);
+CREATE INDEX events_file_line ON events(file_id, line_number);
+CREATE INDEX events_session_time ON events(sid, ts_key);
+
+CREATE TABLE defects (
+  id INTEGER PRIMARY KEY,
+  root_id INTEGER NOT NULL,
+  file_id INTEGER,
+  rel_path TEXT NOT NULL,
+  line INTEGER,
+  severity TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  message TEXT NOT NULL,
+  session_id TEXT,
+  derived INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX defects_unique ON defects(root_id, rel_path, ifnull(line, -1), kind, ifnull(file_id, -1));
+CREATE INDEX defects_session ON defects(session_id);
+
+-- Search over message text (user and assistant text only). Contentless: the text itself stays
+-- in the evidence; rowid = events.id.
+CREATE VIRTUAL TABLE message_fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+`,
+  },
+];
+
+export const LATEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Bring the database to the latest schema, each migration in its own transaction. */
+export function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const row = db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
+  const current = row.v ?? 0;
+  if (current > LATEST_SCHEMA) throw StoreSchemaTooNew(current, LATEST_SCHEMA);
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.description,
+        new Date().toISOString(),
+      );
+    })();
+  }
+}

@@ -1,0 +1,101 @@
+// Writing a session's summary and rolling token totals up the parent chain (children count in
+// their parent's totals, as ccusage does; `own` stays beside them).
+
+import type Database from 'better-sqlite3';
+import type { SummaryOutput } from '../../importers/importer.js';
+import { toTimeKey } from '../../core/time.js';
+
+/** Save one summary and replace the session's derived defects. Call inside a transaction. */
+export function saveSummary(db: Database.Database, sid: number, id: string, rootId: number, out: SummaryOutput): void {
+  const s = out.summary;
+  db.prepare(`UPDATE sessions SET status = @status, started_at = @startedAt, ended_at = @endedAt, turn_count = @turnCount,
+    first_user_message = @firstUserMessage, last_response_preview = @lastResponsePreview, models = @models,
+    own_input = @input, own_output = @output, own_cache_write = @cacheWrite, own_cache_read = @cacheRead,
+    llm_calls = @llmCalls, event_count = @eventCount, tool_calls = @toolCalls, tool_errors = @toolErrors,
+    errors = @errors, warnings = @warnings, compactions = @compactions, attrs = @attrs, dirty = 0 WHERE sid = @sid`).run({
+    sid,
+    status: s.status,
+    startedAt: toTimeKey(s.startedAt),
+    endedAt: toTimeKey(s.endedAt),
+    turnCount: s.turnCount,
+    firstUserMessage: s.firstUserMessage,
+    lastResponsePreview: s.lastResponsePreview,
+    models: JSON.stringify(s.models),
+    input: s.tokens.input,
+    output: s.tokens.output,
+    cacheWrite: s.tokens.cacheWrite,
+    cacheRead: s.tokens.cacheRead,
+    llmCalls: s.llmCalls,
+    eventCount: s.eventCount,
+    toolCalls: s.toolCalls,
+    toolErrors: s.toolErrors,
+    errors: s.errors,
+    warnings: s.warnings,
+    compactions: s.compactions,
+    attrs: JSON.stringify(s.attrs ?? {}),
+  });
+  db.prepare('DELETE FROM defects WHERE session_id = ? AND derived = 1').run(id);
+  const fileId = db.prepare('SELECT id FROM files WHERE root_id = ? AND rel_path = ? AND superseded = 0');
+  const insert = db.prepare(`INSERT OR IGNORE INTO defects (root_id, file_id, rel_path, line, severity, kind, message,
+    session_id, derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`);
+  for (const d of out.defects) {
+    const f = fileId.get(rootId, d.file) as { id: number } | undefined;
+    insert.run(rootId, f?.id ?? null, d.file, d.line, d.severity, d.kind, d.message, d.sessionId ?? id);
+  }
+}
+
+interface TokenRow {
+  sid: number;
+  id: string;
+  parent_id: string | null;
+  own_input: number;
+  own_output: number;
+  own_cache_write: number;
+  own_cache_read: number;
+  total_input: number;
+  total_output: number;
+  total_cache_write: number;
+  total_cache_read: number;
+}
+
+/** Recompute every session's totals = own + descendants' (cycles in parent links are cut). */
+export function recomputeTotals(db: Database.Database): void {
+  const rows = db
+    .prepare(`SELECT sid, id, parent_id, own_input, own_output, own_cache_write, own_cache_read, total_input, total_output,
+      total_cache_write, total_cache_read FROM sessions`)
+    .all() as TokenRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const children = new Map<string, TokenRow[]>();
+  for (const r of rows) {
+    if (r.parent_id && byId.has(r.parent_id) && r.parent_id !== r.id) {
+      const list = children.get(r.parent_id) ?? [];
+      list.push(r);
+      children.set(r.parent_id, list);
+    }
+  }
+  const memo = new Map<string, [number, number, number, number]>();
+  const visiting = new Set<string>();
+  const total = (r: TokenRow): [number, number, number, number] => {
+    const done = memo.get(r.id);
+    if (done) return done;
+    const t: [number, number, number, number] = [r.own_input, r.own_output, r.own_cache_write, r.own_cache_read];
+    visiting.add(r.id);
+    for (const c of children.get(r.id) ?? []) {
+      if (visiting.has(c.id)) continue;
+      const ct = total(c);
+      for (let i = 0; i < 4; i++) t[i]! += ct[i]!;
+    }
+    visiting.delete(r.id);
+    memo.set(r.id, t);
+    return t;
+  };
+  const update = db.prepare(
+    'UPDATE sessions SET total_input = ?, total_output = ?, total_cache_write = ?, total_cache_read = ? WHERE sid = ?',
+  );
+  for (const r of rows) {
+    const t = total(r);
+    if (t[0] !== r.total_input || t[1] !== r.total_output || t[2] !== r.total_cache_write || t[3] !== r.total_cache_read) {
+      update.run(t[0], t[1], t[2], t[3], r.sid);
+    }
+  }
+}

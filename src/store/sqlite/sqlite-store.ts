@@ -1,0 +1,311 @@
+// The embedded default engine: one SQLite file (WAL), opened with migrations applied.
+
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import type { StoredEvent } from '../../importers/importer.js';
+import type {
+  DefectQuery,
+  DefectRow,
+  IngestWriter,
+  LedgerInfo,
+  RawLineRow,
+  SessionQuery,
+  SessionRow,
+  SourceFileRow,
+  Store,
+  StoreTotals,
+} from '../store.js';
+import { acquireIngestLock } from './ingest-lock.js';
+import { migrate } from './migrations.js';
+import { sessionFromRow, storedEventFromRow, type EventRowDb, type SessionRowDb } from './rows.js';
+import { SqliteIngestWriter } from './sqlite-writer.js';
+
+const STATUS_NAME = ['ok', 'blank', 'bad', 'incomplete'] as const;
+
+const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
+  (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
+  (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.severity = 'error') AS bad_lines,
+  (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.kind = 'rewritten_source') AS rewrites
+  FROM sessions s LEFT JOIN roots r ON r.id = s.root_id`;
+
+export interface SqliteStoreOptions {
+  readonly?: boolean;
+}
+
+export class SqliteStore implements Store {
+  readonly engine = 'sqlite' as const;
+  readonly db: Database.Database;
+
+  constructor(
+    readonly location: string,
+    options: SqliteStoreOptions = {},
+  ) {
+    if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+    this.db = new Database(location, { readonly: options.readonly ?? false });
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.pragma('cache_size = -32000');
+    this.db.pragma('foreign_keys = ON');
+    if (!options.readonly) migrate(this.db);
+  }
+
+  async beginIngest(options: { wait?: boolean; waitTimeoutMs?: number } = {}): Promise<IngestWriter> {
+    const release = await acquireIngestLock(this.location, options);
+    return new SqliteIngestWriter(this.db, release);
+  }
+
+  async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (q.format) {
+      where.push('s.format = @format');
+      params.format = q.format;
+    }
+    if (q.project) {
+      where.push('(s.project = @project OR s.project_path = @project)');
+      params.project = q.project;
+    }
+    if (q.status) {
+      where.push('s.status = @status');
+      params.status = q.status;
+    }
+    if (q.topLevelOnly) where.push('s.parent_id IS NULL');
+    if (q.parentId) {
+      where.push('s.parent_id = @parentId');
+      params.parentId = q.parentId;
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM sessions s ${clause}`).get(params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`${SESSION_SELECT} ${clause} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id LIMIT @limit OFFSET @offset`)
+      .all({ ...params, limit: q.limit, offset: q.offset }) as SessionRowDb[];
+    return { total, sessions: rows.map(sessionFromRow) };
+  }
+
+  async getSession(id: string): Promise<SessionRow | null> {
+    const row = this.db.prepare(`${SESSION_SELECT} WHERE s.id = ?`).get(id) as SessionRowDb | undefined;
+    return row ? sessionFromRow(row) : null;
+  }
+
+  async sessionLedgers(id: string): Promise<LedgerInfo[]> {
+    const session = this.db.prepare('SELECT sid, root_id, format FROM sessions WHERE id = ?').get(id) as
+      | { sid: number; root_id: number; format: string }
+      | undefined;
+    if (!session) return [];
+    // Files that are the session's own or its descendants'; Control Plane ledgers are shared by the root.
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE tree(id) AS (SELECT @id UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+         SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.ledger_rank FROM files f
+         WHERE (f.session_id IN (SELECT id FROM tree))
+            OR (f.session_id IS NULL AND f.root_id = @rootId AND @format = 'control-plane')
+            OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = @sid)
+         ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
+      )
+      .all({ id, rootId: session.root_id, format: session.format, sid: session.sid }) as {
+      id: number;
+      ledger: string;
+      rel_path: string;
+      path: string;
+      lines: number;
+      generation: number;
+      superseded: number;
+    }[];
+    const byLedger = new Map<string, LedgerInfo>();
+    for (const r of rows) {
+      const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
+      info.files.push({
+        fileId: r.id,
+        relPath: r.rel_path,
+        path: r.path,
+        lines: r.lines,
+        generation: r.generation,
+        superseded: r.superseded === 1,
+      });
+      byLedger.set(r.ledger, info);
+    }
+    return [...byLedger.values()];
+  }
+
+  async rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]> {
+    const out: RawLineRow[] = [];
+    let skip = from - 1;
+    const count = this.db.prepare('SELECT count(*) AS n FROM lines WHERE file_id = ?');
+    const relPath = this.db.prepare('SELECT rel_path FROM files WHERE id = ?');
+    const page = this.db.prepare(
+      'SELECT line_number, offset, length, hash, status, block_id FROM lines WHERE file_id = ? ORDER BY line_number LIMIT ? OFFSET ?',
+    );
+    const blockStmt = this.db.prepare('SELECT first_offset, data FROM blocks WHERE id = ?');
+    const blocks = new Map<number, { firstOffset: number; raw: Buffer }>();
+    for (const fileId of fileIds) {
+      if (out.length >= limit) break;
+      const n = (count.get(fileId) as { n: number }).n;
+      if (skip >= n) {
+        skip -= n;
+        continue;
+      }
+      const file = (relPath.get(fileId) as { rel_path: string }).rel_path;
+      const rows = page.all(fileId, limit - out.length, skip) as {
+        line_number: number;
+        offset: number;
+        length: number;
+        hash: Buffer;
+        status: number;
+        block_id: number;
+      }[];
+      skip = 0;
+      for (const r of rows) {
+        let block = blocks.get(r.block_id);
+        if (!block) {
+          const b = blockStmt.get(r.block_id) as { first_offset: number; data: Buffer };
+          block = { firstOffset: b.first_offset, raw: inflateRawSync(b.data) };
+          blocks.set(r.block_id, block);
+        }
+        const start = r.offset - block.firstOffset;
+        out.push({
+          file,
+          fileId,
+          lineNumber: r.line_number,
+          offset: r.offset,
+          raw: block.raw.subarray(start, start + r.length),
+          status: STATUS_NAME[r.status] ?? 'ok',
+          hash: r.hash.toString('hex'),
+        });
+      }
+    }
+    return out;
+  }
+
+  async sessionEvents(id: string, options: { offset: number; limit: number }): Promise<StoredEvent[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT e.*, f.ledger, f.rel_path, s.id AS session_id FROM events e JOIN files f ON f.id = e.file_id
+         JOIN sessions s ON s.sid = e.sid WHERE s.id = ?
+         ORDER BY e.ts_key, e.ledger_rank, e.tiebreak, f.rel_path, e.line_number, e.part LIMIT ? OFFSET ?`,
+      )
+      .all(id, options.limit, options.offset) as EventRowDb[];
+    return rows.map(storedEventFromRow);
+  }
+
+  async listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {
+    const total = (this.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+    const rows = this.db
+      .prepare(
+        `SELECT r.path AS root, f.rel_path, f.format, f.ledger, f.session_id, f.generation, f.superseded,
+         f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id
+         ORDER BY r.path, f.rel_path, f.generation LIMIT ? OFFSET ?`,
+      )
+      .all(options.limit, options.offset) as {
+      root: string;
+      rel_path: string;
+      format: string;
+      ledger: string;
+      session_id: string | null;
+      generation: number;
+      superseded: number;
+      superseded_reason: string | null;
+      size: number;
+      lines: number;
+      bad_lines: number;
+      events: number;
+    }[];
+    return {
+      total,
+      files: rows.map((r) => ({
+        root: r.root,
+        file: r.rel_path,
+        format: r.format as SourceFileRow['format'],
+        ledger: r.ledger,
+        sessionId: r.session_id,
+        generation: r.generation,
+        superseded: r.superseded === 1,
+        supersededReason: r.superseded_reason,
+        size: r.size,
+        lines: r.lines,
+        badLines: r.bad_lines,
+        events: r.events,
+      })),
+    };
+  }
+
+  async listDefects(q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (q.severity) {
+      where.push('d.severity = @severity');
+      params.severity = q.severity;
+    }
+    if (q.kind) {
+      where.push('d.kind = @kind');
+      params.kind = q.kind;
+    }
+    if (q.sessionId) {
+      where.push('d.session_id = @sessionId');
+      params.sessionId = q.sessionId;
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM defects d ${clause}`).get(params) as { n: number }).n;
+    const rows = this.db
+      .prepare(
+        `SELECT r.path AS root, d.rel_path, d.line, d.severity, d.kind, d.message, d.session_id FROM defects d
+         JOIN roots r ON r.id = d.root_id ${clause}
+         ORDER BY r.path, d.rel_path, ifnull(d.line, 0), d.kind LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...params, limit: q.limit, offset: q.offset }) as {
+      root: string;
+      rel_path: string;
+      line: number | null;
+      severity: DefectRow['severity'];
+      kind: string;
+      message: string;
+      session_id: string | null;
+    }[];
+    return {
+      total,
+      defects: rows.map((r) => ({
+        root: r.root,
+        file: r.rel_path,
+        line: r.line,
+        severity: r.severity,
+        kind: r.kind,
+        message: r.message,
+        sessionId: r.session_id,
+      })),
+    };
+  }
+
+  async totals(): Promise<StoreTotals> {
+    const one = <T>(sql: string) => this.db.prepare(sql).get() as T;
+    const byFormatRows = this.db
+      .prepare(
+        `SELECT f.format, count(*) AS files, sum(f.size) AS bytes, sum(f.lines) AS lines,
+         (SELECT count(*) FROM sessions s WHERE s.format = f.format) AS sessions
+         FROM files f WHERE f.superseded = 0 GROUP BY f.format ORDER BY f.format`,
+      )
+      .all() as { format: string; files: number; bytes: number; lines: number; sessions: number }[];
+    const byFormat: StoreTotals['byFormat'] = {};
+    for (const r of byFormatRows) byFormat[r.format] = { files: r.files, sessions: r.sessions, bytes: r.bytes ?? 0, lines: r.lines ?? 0 };
+    return {
+      roots: one<{ n: number }>('SELECT count(*) AS n FROM roots').n,
+      files: one<{ n: number }>('SELECT count(*) AS n FROM files WHERE superseded = 0').n,
+      sessions: one<{ n: number }>('SELECT count(*) AS n FROM sessions').n,
+      events: one<{ n: number }>('SELECT count(*) AS n FROM events').n,
+      lines: one<{ n: number | null }>('SELECT sum(lines) AS n FROM files').n ?? 0,
+      badLines: one<{ n: number }>("SELECT count(*) AS n FROM defects WHERE severity = 'error'").n,
+      bytes: one<{ n: number | null }>('SELECT sum(size) AS n FROM files WHERE superseded = 0').n ?? 0,
+      storedEvidenceBytes: one<{ n: number | null }>('SELECT sum(length(data)) AS n FROM blocks').n ?? 0,
+      rewrites: one<{ n: number }>("SELECT count(*) AS n FROM defects WHERE kind = 'rewritten_source'").n,
+      chainBreaks: one<{ n: number }>(
+        "SELECT count(*) AS n FROM defects WHERE kind IN ('hash_mismatch', 'previous_hash_mismatch')",
+      ).n,
+      byFormat,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

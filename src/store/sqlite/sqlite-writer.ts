@@ -1,0 +1,245 @@
+// The SQLite side of ingest: batches written atomically with their file checkpoint, so a crash at
+// any moment leaves the store at the last committed batch and a re-run resumes from there.
+
+import type Database from 'better-sqlite3';
+import { mergeFacts } from '../../core/facts.js';
+import type { Defect, Format, SessionFacts } from '../../core/model.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
+import { fileFromRow, storedEventFromRow, type FileRowDb } from './rows.js';
+import { recomputeTotals, saveSummary } from './session-summary.js';
+
+const STATUS_CODE = { ok: 0, blank: 1, bad: 2, incomplete: 3 } as const;
+
+interface SessionCache {
+  sid: number;
+  facts: SessionFacts;
+  nextSeq: number;
+  factsChanged: boolean;
+}
+
+export class SqliteIngestWriter implements IngestWriter {
+  private readonly sessions = new Map<string, SessionCache>();
+  private readonly st;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly releaseLock: () => void,
+  ) {
+    this.st = {
+      root: db.prepare('SELECT id FROM roots WHERE path = ?'),
+      insertRoot: db.prepare('INSERT INTO roots (path, format) VALUES (?, ?)'),
+      currentFile: db.prepare(
+        'SELECT f.*, r.path AS root_path FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ? AND f.superseded = 0',
+      ),
+      fileById: db.prepare('SELECT f.*, r.path AS root_path FROM files f JOIN roots r ON r.id = f.root_id WHERE f.id = ?'),
+      insertFile: db.prepare(`INSERT INTO files (root_id, path, rel_path, format, ledger, ledger_rank, session_id, kind,
+        evidence_only, chain_group, generation) VALUES (@rootId, @path, @relPath, @format, @ledger, @ledgerRank, @sessionId,
+        @kind, @evidenceOnly, @chainGroup, @generation)`),
+      insertBlock: db.prepare('INSERT INTO blocks (file_id, first_line, first_offset, raw_bytes, data) VALUES (?, ?, ?, ?, ?)'),
+      insertLine: db.prepare(
+        'INSERT OR REPLACE INTO lines (file_id, line_number, offset, length, hash, status, block_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      sessionById: db.prepare('SELECT sid, facts, next_seq FROM sessions WHERE id = ?'),
+      insertSession: db.prepare(
+        `INSERT INTO sessions (id, format, root_id, kind, facts, next_seq, dirty) VALUES (?, ?, ?, 'root', ?, 1, 1)`,
+      ),
+      updateSessionFacts: db.prepare(`UPDATE sessions SET facts = @facts, project = @project, project_path = @projectPath,
+        parent_id = @parentId, kind = @kind, title = @title, agent_name = @agentName, main_ledger = @mainLedger,
+        next_seq = @nextSeq, dirty = 1 WHERE sid = @sid`),
+      markDirty: db.prepare('UPDATE sessions SET next_seq = ?, dirty = 1 WHERE sid = ?'),
+      markDirtyById: db.prepare('UPDATE sessions SET dirty = 1 WHERE id = ?'),
+      insertEvent: db.prepare(`INSERT INTO events (sid, seq, file_id, line_number, part, ts_key, ts_missing, ledger_rank,
+        tiebreak, type, kind, actor, turn, wo_id, tool_call_id, message_id, request_id, agent_id, entry_id, usage_key, model,
+        tok_in, tok_out, tok_cw, tok_cr, tool_name, tool_status, summary, attrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertFts: db.prepare('INSERT INTO message_fts (rowid, text) VALUES (?, ?)'),
+      insertDefect: db.prepare(`INSERT OR IGNORE INTO defects (root_id, file_id, rel_path, line, severity, kind, message,
+        session_id, derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      checkpoint: db.prepare(`UPDATE files SET size = @size, mtime_ms = @mtimeMs, offset = @offset, next_line = @nextLine,
+        last_ts_key = @lastTsKey, parser_state = @parserState, content_hash = coalesce(@contentHash, content_hash),
+        lines = lines + @lines, bad_lines = bad_lines + @badLines, events = events + @events WHERE id = @id`),
+      lineAt: db.prepare('SELECT offset, length, hash FROM lines WHERE file_id = ? AND line_number = ?'),
+      touch: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?'),
+      supersede: db.prepare('UPDATE files SET superseded = 1, superseded_reason = ? WHERE id = ?'),
+      sessionsOfFile: db.prepare('SELECT DISTINCT sid FROM events WHERE file_id = ?'),
+      sessionsOfFileFrom: db.prepare('SELECT DISTINCT sid FROM events WHERE file_id = ? AND line_number >= ?'),
+      eventIdsOfFileFrom: db.prepare('SELECT id FROM events WHERE file_id = ? AND line_number >= ?'),
+      deleteFts: db.prepare('DELETE FROM message_fts WHERE rowid = ?'),
+      deleteEventsFrom: db.prepare('DELETE FROM events WHERE file_id = ? AND line_number >= ?'),
+      deleteLinesFrom: db.prepare('DELETE FROM lines WHERE file_id = ? AND line_number >= ?'),
+      deleteBlocksFrom: db.prepare('DELETE FROM blocks WHERE file_id = ? AND first_line >= ?'),
+      deleteDefectsFrom: db.prepare('DELETE FROM defects WHERE file_id = ? AND line >= ? AND derived = 0'),
+      countLinesFrom: db.prepare(
+        "SELECT count(*) AS n, sum(status = 2) AS bad FROM lines WHERE file_id = ? AND line_number >= ?",
+      ),
+      countEventsFrom: db.prepare('SELECT count(*) AS n FROM events WHERE file_id = ? AND line_number >= ?'),
+      adjustCounts: db.prepare('UPDATE files SET lines = lines - ?, bad_lines = bad_lines - ?, events = events - ? WHERE id = ?'),
+      sidDirty: db.prepare('UPDATE sessions SET dirty = 1 WHERE sid = ?'),
+      dirty: db.prepare('SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id'),
+      sessionEvents: db.prepare(`SELECT e.*, f.ledger, f.rel_path, s.id AS session_id FROM events e
+        JOIN files f ON f.id = e.file_id JOIN sessions s ON s.sid = e.sid
+        WHERE e.sid = ? ORDER BY e.ts_key, e.ledger_rank, e.tiebreak, f.rel_path, e.line_number, e.part`),
+    };
+  }
+
+  async rootId(path: string, format: Format): Promise<number> {
+    const row = this.st.root.get(path) as { id: number } | undefined;
+    if (row) return row.id;
+    return Number(this.st.insertRoot.run(path, format).lastInsertRowid);
+  }
+
+  async currentFile(path: string): Promise<FileRecord | null> {
+    const row = this.st.currentFile.get(path) as FileRowDb | undefined;
+    return row ? fileFromRow(row) : null;
+  }
+
+  async createFile(file: NewFile, generation: number): Promise<FileRecord> {
+    const id = Number(
+      this.st.insertFile.run({ ...file, evidenceOnly: file.evidenceOnly ? 1 : 0, generation }).lastInsertRowid,
+    );
+    return fileFromRow(this.st.fileById.get(id) as FileRowDb);
+  }
+
+  async supersedeFile(fileId: number, reason: string): Promise<void> {
+    this.db.transaction(() => {
+      this.st.supersede.run(reason, fileId);
+      for (const { sid } of this.st.sessionsOfFile.all(fileId) as { sid: number }[]) this.st.sidDirty.run(sid);
+      for (const { id } of this.st.eventIdsOfFileFrom.all(fileId, 0) as { id: number }[]) this.st.deleteFts.run(id);
+      this.st.deleteEventsFrom.run(fileId, 0);
+    })();
+  }
+
+  async addDefects(rootId: number, defects: Defect[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const d of defects) this.insertDefect(rootId, null, d, false);
+    })();
+  }
+
+  private insertDefect(rootId: number, fileId: number | null, d: Defect, derived: boolean): void {
+    this.st.insertDefect.run(rootId, fileId, d.file, d.line, d.severity, d.kind, d.message, d.sessionId ?? null, derived ? 1 : 0);
+  }
+
+  private session(id: string, format: Format, rootId: number): SessionCache {
+    let s = this.sessions.get(id);
+    if (s) return s;
+    const row = this.st.sessionById.get(id) as { sid: number; facts: string; next_seq: number } | undefined;
+    if (row) {
+      s = { sid: row.sid, facts: JSON.parse(row.facts) as SessionFacts, nextSeq: row.next_seq, factsChanged: false };
+    } else {
+      const facts: SessionFacts = { id, format };
+      const sid = Number(this.st.insertSession.run(id, format, rootId, JSON.stringify(facts)).lastInsertRowid);
+      s = { sid, facts, nextSeq: 1, factsChanged: true };
+    }
+    this.sessions.set(id, s);
+    return s;
+  }
+
+  async writeBatch(batch: IngestBatch): Promise<void> {
+    const file = fileFromRow(this.st.fileById.get(batch.fileId) as FileRowDb);
+    const touched = new Set<SessionCache>();
+    this.db.transaction(() => {
+      let removedLines = 0;
+      let removedBad = 0;
+      let removedEvents = 0;
+      if (batch.clearFromLine !== undefined) {
+        const from = batch.clearFromLine;
+        for (const { sid } of this.st.sessionsOfFileFrom.all(file.id, from) as { sid: number }[]) this.st.sidDirty.run(sid);
+        for (const { id } of this.st.eventIdsOfFileFrom.all(file.id, from) as { id: number }[]) this.st.deleteFts.run(id);
+        const lc = this.st.countLinesFrom.get(file.id, from) as { n: number; bad: number | null };
+        removedLines = lc.n;
+        removedBad = lc.bad ?? 0;
+        removedEvents = (this.st.countEventsFrom.get(file.id, from) as { n: number }).n;
+        this.st.deleteEventsFrom.run(file.id, from);
+        this.st.deleteLinesFrom.run(file.id, from);
+        this.st.deleteBlocksFrom.run(file.id, from);
+        this.st.deleteDefectsFrom.run(file.id, from);
+        this.st.adjustCounts.run(removedLines, removedBad, removedEvents, file.id);
+      }
+      let lines = 0;
+      let bad = 0;
+      for (const block of batch.blocks) {
+        const blockId = Number(
+          this.st.insertBlock.run(file.id, block.firstLine, block.firstOffset, block.rawBytes, block.data).lastInsertRowid,
+        );
+        for (const l of block.lines) {
+          this.st.insertLine.run(file.id, l.lineNumber, l.offset, l.length, l.hash, STATUS_CODE[l.status], blockId);
+          lines++;
+          if (l.status === 'bad') bad++;
+        }
+      }
+      for (const f of batch.facts) {
+        const s = this.session(f.id, f.format, file.rootId);
+        const merged = mergeFacts(s.facts, f);
+        if (JSON.stringify(merged) !== JSON.stringify(s.facts)) {
+          s.facts = merged;
+          s.factsChanged = true;
+        }
+        touched.add(s);
+      }
+      for (const id of batch.touchSessions ?? []) this.st.markDirtyById.run(id);
+      for (const e of batch.events) {
+        const s = this.session(e.sessionId, file.format, file.rootId);
+        touched.add(s);
+        const u = e.usage;
+        const ids = e.ids;
+        const res = this.st.insertEvent.run(
+          s.sid, s.nextSeq++, file.id, e.lineNumber, e.part, e.tsKey, e.tsMissing ? 1 : 0, e.ledgerRank, e.tiebreak,
+          e.type, e.kind, e.actor, e.turn, ids.workOrder ?? null, ids.toolCall ?? null, ids.message ?? null,
+          ids.request ?? null, ids.agent ?? null, ids.entry ?? null, u ? u.key : null, u ? u.model : null,
+          u ? u.input : null, u ? u.output : null, u ? u.cacheWrite : null, u ? u.cacheRead : null, e.toolName,
+          e.toolStatus, e.summary, Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null,
+        );
+        if (e.text) this.st.insertFts.run(res.lastInsertRowid, e.text);
+      }
+      for (const d of batch.defects) this.insertDefect(file.rootId, file.id, d, false);
+      for (const s of touched) {
+        if (s.factsChanged) {
+          const f = s.facts;
+          this.st.updateSessionFacts.run({
+            sid: s.sid, facts: JSON.stringify(f), project: f.project ?? null, projectPath: f.projectPath ?? null,
+            parentId: f.parentId ?? null, kind: f.kind ?? 'root', title: f.title ?? null, agentName: f.agentName ?? null,
+            mainLedger: f.mainLedger ?? null, nextSeq: s.nextSeq,
+          });
+          s.factsChanged = false;
+        } else {
+          this.st.markDirty.run(s.nextSeq, s.sid);
+        }
+      }
+      const cp: FileCheckpoint = batch.checkpoint;
+      this.st.checkpoint.run({
+        id: file.id, size: cp.size, mtimeMs: cp.mtimeMs, offset: cp.offset, nextLine: cp.nextLine,
+        lastTsKey: cp.lastTsKey, parserState: cp.parserState === undefined ? null : JSON.stringify(cp.parserState),
+        contentHash: cp.contentHash ?? null, lines, badLines: bad, events: batch.events.length,
+      });
+    })();
+  }
+
+  async lineAt(fileId: number, lineNumber: number): Promise<{ offset: number; length: number; hash: Buffer } | null> {
+    const row = this.st.lineAt.get(fileId, lineNumber) as { offset: number; length: number; hash: Buffer } | undefined;
+    return row ?? null;
+  }
+
+  async touchFile(fileId: number, cp: Pick<FileCheckpoint, 'size' | 'mtimeMs'>): Promise<void> {
+    this.st.touch.run(cp.size, cp.mtimeMs, fileId);
+  }
+
+  async summarizeDirty(summarize: Summarizer): Promise<number> {
+    const dirty = this.st.dirty.all() as { sid: number; id: string; format: Format; facts: string; root_id: number }[];
+    for (const row of dirty) {
+      const events: StoredEvent[] = (this.st.sessionEvents.all(row.sid) as Parameters<typeof storedEventFromRow>[0][]).map(
+        storedEventFromRow,
+      );
+      const facts = JSON.parse(row.facts) as SessionFacts;
+      const out = summarize(row.format, { facts, events });
+      this.db.transaction(() => saveSummary(this.db, row.sid, row.id, row.root_id, out))();
+    }
+    if (dirty.length > 0) this.db.transaction(() => recomputeTotals(this.db))();
+    return dirty.length;
+  }
+
+  async release(): Promise<void> {
+    this.sessions.clear();
+    this.releaseLock();
+  }
+}

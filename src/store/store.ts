@@ -1,0 +1,230 @@
+// The Store interface: everything callers may ask of a store, engine-neutral and async, so the
+// PostgreSQL engine can replace SQLite without changes to callers. Writes come in batches (one
+// per few megabytes of input) so that the async boundary costs nothing on the hot path.
+
+import type { Defect, Format, SessionFacts, SessionKind, SessionStatus, TokenCounts } from '../core/model.js';
+import type { StoredEvent, SummaryInput, SummaryOutput } from '../importers/importer.js';
+import type { ParsedEvent } from '../ingest/parse-file.js';
+
+/** A source file as the store tracks it: one row per generation (a rewrite starts a new one). */
+export interface FileRecord {
+  id: number;
+  rootId: number;
+  root: string;
+  path: string;
+  relPath: string;
+  format: Format;
+  ledger: string;
+  ledgerRank: number;
+  sessionId: string | null;
+  kind: 'jsonl' | 'document';
+  evidenceOnly: boolean;
+  chainGroup: string | null;
+  generation: number;
+  superseded: boolean;
+  supersededReason: string | null;
+  /** Size and mtime seen at the last ingest. */
+  size: number;
+  mtimeMs: number;
+  /** Resume point: byte offset after the last complete line, and the next line number. */
+  offset: number;
+  nextLine: number;
+  lastTsKey: string | null;
+  parserState: unknown;
+  lines: number;
+  badLines: number;
+  events: number;
+  /** Content hash of a document file (its whole bytes). */
+  contentHash: string | null;
+}
+
+export type NewFile = Pick<
+  FileRecord,
+  'rootId' | 'path' | 'relPath' | 'format' | 'ledger' | 'ledgerRank' | 'sessionId' | 'kind' | 'evidenceOnly' | 'chainGroup'
+>;
+
+/** One evidence line: where it was and what it hashed to. */
+export interface EvidenceLine {
+  lineNumber: number;
+  offset: number;
+  length: number;
+  /** SHA-256 of the line's bytes (without '\n'), first 16 bytes. */
+  hash: Buffer;
+  status: 'ok' | 'blank' | 'bad' | 'incomplete';
+}
+
+/** Consecutive lines of one file compressed together: `data` inflates to the file's bytes [firstOffset, firstOffset + rawBytes). */
+export interface EvidenceBlock {
+  firstLine: number;
+  firstOffset: number;
+  rawBytes: number;
+  data: Buffer;
+  lines: EvidenceLine[];
+}
+
+export interface FileCheckpoint {
+  size: number;
+  mtimeMs: number;
+  offset: number;
+  nextLine: number;
+  lastTsKey: string | null;
+  parserState: unknown;
+  contentHash?: string | null;
+}
+
+export interface IngestBatch {
+  fileId: number;
+  /** Delete this file's lines, events and defects at or after this line first (a held-back line being re-read). */
+  clearFromLine?: number;
+  blocks: EvidenceBlock[];
+  events: ParsedEvent[];
+  defects: Defect[];
+  facts: SessionFacts[];
+  /** Sessions that must be re-summarised even without new events (facts-only changes). */
+  touchSessions?: string[];
+  checkpoint: FileCheckpoint;
+}
+
+export type Summarizer = (format: Format, input: SummaryInput) => SummaryOutput;
+
+export interface IngestWriter {
+  rootId(path: string, format: Format): Promise<number>;
+  /** The live (not superseded) generation of a file, if known. */
+  currentFile(path: string): Promise<FileRecord | null>;
+  createFile(file: NewFile, generation: number): Promise<FileRecord>;
+  /** Retire a generation: its evidence stays, its events go; its sessions get re-summarised. */
+  supersedeFile(fileId: number, reason: string): Promise<void>;
+  /** Record defects not tied to a batch (discovery notes); idempotent by (file, line, kind). */
+  addDefects(rootId: number, defects: Defect[]): Promise<void>;
+  /** Write one batch atomically, with the file's new checkpoint. */
+  writeBatch(batch: IngestBatch): Promise<void>;
+  /** Where a stored line was and what it hashed to (to check that a source was not rewritten). */
+  lineAt(fileId: number, lineNumber: number): Promise<Pick<EvidenceLine, 'offset' | 'length' | 'hash'> | null>;
+  /** Just move the checkpoint (e.g. a file re-stat'd unchanged). */
+  touchFile(fileId: number, checkpoint: Pick<FileCheckpoint, 'size' | 'mtimeMs'>): Promise<void>;
+  /** Re-summarise every session marked dirty; returns how many. */
+  summarizeDirty(summarize: Summarizer): Promise<number>;
+  release(): Promise<void>;
+}
+
+export interface SessionQuery {
+  format?: Format;
+  project?: string;
+  status?: SessionStatus;
+  topLevelOnly?: boolean;
+  parentId?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface SessionRow {
+  id: string;
+  format: Format;
+  project: string | null;
+  projectPath: string | null;
+  root: string | null;
+  parentId: string | null;
+  kind: SessionKind;
+  title: string | null;
+  agentName: string | null;
+  mainLedger: string | null;
+  status: SessionStatus;
+  startedAt: string | null;
+  endedAt: string | null;
+  turnCount: number;
+  firstUserMessage: string | null;
+  lastResponsePreview: string | null;
+  models: string[];
+  /** Own LLM calls. */
+  tokensOwn: TokenCounts;
+  /** Own plus every descendant's. */
+  tokensTotal: TokenCounts;
+  llmCalls: number;
+  eventCount: number;
+  toolCalls: number;
+  toolErrors: number;
+  errors: number;
+  warnings: number;
+  compactions: number;
+  childCount: number;
+  badLines: number;
+  rewrites: number;
+  attrs: Record<string, unknown>;
+  facts: SessionFacts;
+}
+
+export interface LedgerInfo {
+  ledger: string;
+  files: { fileId: number; relPath: string; path: string; lines: number; generation: number; superseded: boolean }[];
+}
+
+export interface RawLineRow {
+  file: string;
+  fileId: number;
+  lineNumber: number;
+  offset: number;
+  raw: Buffer;
+  status: EvidenceLine['status'];
+  hash: string;
+}
+
+export interface SourceFileRow {
+  root: string;
+  file: string;
+  format: Format;
+  ledger: string;
+  sessionId: string | null;
+  generation: number;
+  superseded: boolean;
+  supersededReason: string | null;
+  size: number;
+  lines: number;
+  badLines: number;
+  events: number;
+}
+
+export interface DefectRow extends Defect {
+  root: string;
+  severity: Defect['severity'];
+}
+
+export interface DefectQuery {
+  severity?: Defect['severity'];
+  kind?: string;
+  sessionId?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface StoreTotals {
+  roots: number;
+  files: number;
+  sessions: number;
+  events: number;
+  lines: number;
+  badLines: number;
+  bytes: number;
+  storedEvidenceBytes: number;
+  rewrites: number;
+  chainBreaks: number;
+  byFormat: Record<string, { files: number; sessions: number; bytes: number; lines: number }>;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Where the data lives (a file path or a connection string without secrets). */
+  readonly location: string;
+  /** Take the single-writer ingest lock; `wait` queues behind a running ingest instead of failing. */
+  beginIngest(options?: { wait?: boolean; waitTimeoutMs?: number }): Promise<IngestWriter>;
+  listSessions(query: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }>;
+  getSession(id: string): Promise<SessionRow | null>;
+  /** Ledgers that hold evidence for the session (its own files, its children's, or its plane root's). */
+  sessionLedgers(id: string): Promise<LedgerInfo[]>;
+  /** Evidence lines of the given files in ledger order, starting at position `from` (1-based) of their concatenation. */
+  rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]>;
+  sessionEvents(id: string, options: { offset: number; limit: number }): Promise<StoredEvent[]>;
+  listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }>;
+  listDefects(query: DefectQuery): Promise<{ total: number; defects: DefectRow[] }>;
+  totals(): Promise<StoreTotals>;
+  close(): Promise<void>;
+}

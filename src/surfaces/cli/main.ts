@@ -1,0 +1,197 @@
+// The `hindsight` command line: ingest, tools, tool, sessions, session. A thin loop over the
+// ingest pipeline and the tool registry; nothing here re-declares a schema.
+
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { HindsightError, toErrorShape } from '../../core/errors.js';
+import { FORMATS, type Format } from '../../core/model.js';
+import { ingestPaths, type IngestSummary } from '../../ingest/ingest.js';
+import { openStore } from '../../store/open.js';
+import { describeTools, findTool, TOOLS } from '../../tools/registry.js';
+import { runTool } from '../../tools/tool.js';
+import { progressBar } from './progress.js';
+import { renderSessionDetail, renderSessionTable } from './render.js';
+
+const USAGE = `hindsight — forensics for AI-agent sessions
+
+Usage:
+  hindsight ingest [PATH...] [--format F] [--db FILE] [--json] [--wait]
+      Ingest agent logs (Claude Code config folders, Amplifier homes, Control Plane roots).
+      With no PATH, ingests the default locations and says which.
+  hindsight sessions [--limit N] [--offset N] [--format F] [--db FILE]
+      List sessions as a table.
+  hindsight session ID [--db FILE]
+      Show one session's details.
+  hindsight tools [--json]
+      List the tools (--json: names, descriptions and JSON schemas).
+  hindsight tool NAME ['{"json": "args"}'] [--db FILE]
+      Run one tool and print its JSON result (exit 0 ok, 1 tool error, 2 usage error).
+
+Options:
+  --db FILE      the store (default $HINDSIGHT_DB, else ~/.local/share/hindsight/hindsight.db)
+  --format F     ${FORMATS.join(' | ')} (default: detected from the layout)
+  --help, -h     this help
+  --version      the version
+`;
+
+class UsageError extends Error {}
+
+function out(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      db: { type: 'string' },
+      format: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      wait: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
+      root: { type: 'string' },
+    },
+  });
+}
+
+function formatSummary(s: IngestSummary): string {
+  const lines: string[] = [];
+  if (s.defaults) {
+    lines.push(s.roots.length ? 'No path given; ingested the default locations:' : 'No path given and no default location exists (set CLAUDE_CONFIG_DIR, HINDSIGHT_CP_ROOT, or pass a PATH).');
+  }
+  for (const r of s.roots) {
+    lines.push(r.error ? `  ✗ ${r.path}: ${r.error.message}` : `  ✓ ${r.path} (${r.format})`);
+  }
+  lines.push(
+    `${s.files} files (${s.filesRead} read, ${s.filesUnchanged} unchanged), ${s.sessions} sessions (${s.sessionsTouched} updated), ` +
+      `${s.events} new events, ${s.lines} new lines, ${s.badLines} bad lines, ${(s.bytes / 1e6).toFixed(1)} MB in ${s.seconds.toFixed(2)} s` +
+      (s.rewrites ? `, ${s.rewrites} rewritten sources` : ''),
+  );
+  if (s.badLines || s.defects) lines.push(`See findings with: hindsight tool sources '{"section":"defects"}'`);
+  return lines.join('\n');
+}
+
+function intOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+async function withStore<T>(db: string | undefined, fn: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+  const store = await openStore({ db });
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.version) {
+    out(version());
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (values.help || !command || command === 'help') {
+    out(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  if (values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format)) {
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
+  }
+  switch (command) {
+    case 'ingest':
+      return withStore(values.db, async (store) => {
+        const bar = process.stderr.isTTY && !values.json ? progressBar(process.stderr) : null;
+        const summary = await ingestPaths(store, rest, {
+          format: values.format as Format | undefined,
+          wait: values.wait,
+          onProgress: bar ? (p) => bar.update(p) : undefined,
+        });
+        bar?.done();
+        if (values.json) out(JSON.stringify({ status: 'ok', db: store.location, ...summary }, null, 2));
+        else out(`${formatSummary(summary)}\nStore: ${store.location}`);
+        return summary.roots.some((r) => r.error) ? 1 : 0;
+      });
+    case 'tools':
+      if (values.json) out(JSON.stringify(describeTools(), null, 2));
+      else for (const t of TOOLS) out(`${t.name.padEnd(22)} ${t.description.split('. ')[0]}.`);
+      return 0;
+    case 'tool': {
+      const [name, json] = rest;
+      if (!name) throw new UsageError('tool needs a NAME: hindsight tool NAME \'{"json": "args"}\' (see hindsight tools)');
+      const tool = findTool(name);
+      if (!tool) throw new UsageError(`unknown tool "${name}"; known tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+      let args: unknown = {};
+      if (json !== undefined) {
+        try {
+          args = JSON.parse(json);
+        } catch (err) {
+          throw new UsageError(`the arguments are not JSON (${(err as Error).message}); pass one JSON object, e.g. '{"limit": 5}'`);
+        }
+      }
+      return withStore(values.db, async (store) => {
+        const result = await runTool(tool, args, { store, workspaceRoot: values.root ?? process.cwd() });
+        out(JSON.stringify(result, null, 2));
+        return result.status === 'ok' ? 0 : 1;
+      });
+    }
+    case 'sessions':
+      return withStore(values.db, async (store) => {
+        const { total, sessions } = await store.listSessions({
+          format: values.format as Format | undefined,
+          limit: intOption(values.limit, 'limit') ?? 50,
+          offset: intOption(values.offset, 'offset') ?? 0,
+        });
+        out(renderSessionTable(sessions, total));
+        return 0;
+      });
+    case 'session': {
+      const [id] = rest;
+      if (!id) throw new UsageError('session needs an ID (see hindsight sessions)');
+      return withStore(values.db, async (store) => {
+        const session = await store.getSession(id);
+        if (!session) {
+          process.stderr.write(`hindsight: ${toErrorShape(new HindsightError('SESSION_NOT_FOUND', `No session with id "${id}" is in the store. Run hindsight sessions to see the ids.`)).message}\n`);
+          return 1;
+        }
+        const ledgers = await store.sessionLedgers(id);
+        const children = await store.listSessions({ parentId: id, limit: 50, offset: 0 });
+        const { defects } = await store.listDefects({ sessionId: id, limit: 20, offset: 0 });
+        out(renderSessionDetail(session, ledgers, children.sessions, defects));
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"; run hindsight --help`);
+  }
+}
+
+/** Entry point used by bin/hindsight; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')) {
+      process.stderr.write(`hindsight: ${(err as Error).message}\n`);
+      return 2;
+    }
+    if (err instanceof HindsightError) {
+      process.stderr.write(`hindsight: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,26 @@
+// Every tool, defined once. Surfaces (CLI, MCP, HTTP, agent runtime) and docs loop over this.
+
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { listSessions } from './list-sessions/index.js';
+import { rawLines } from './raw-lines/index.js';
+import { sources } from './sources/index.js';
+import type { AnyTool } from './tool.js';
+
+export const TOOLS: readonly AnyTool[] = [listSessions, rawLines, sources];
+
+export function findTool(name: string): AnyTool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}
+
+/** The `hindsight tools --json` shape (decisions.md): tool_id, description, parameters, output. */
+export function describeTools() {
+  return {
+    tools: TOOLS.map((t) => ({
+      tool_id: t.name,
+      title: t.title,
+      description: t.description,
+      parameters: zodToJsonSchema(t.input, { target: 'jsonSchema7', $refStrategy: 'none' }),
+      output: zodToJsonSchema(t.output, { target: 'jsonSchema7', $refStrategy: 'none' }),
+    })),
+  };
+}

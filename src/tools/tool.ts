@@ -1,0 +1,75 @@
+// defineTool: a tool is its name, description, input and output schemas and handler, in one
+// place. Every surface (CLI, MCP, HTTP, agent runtime, docs) is generated from these.
+
+import { z } from 'zod';
+import { HindsightError, toErrorShape } from '../core/errors.js';
+import type { Store } from '../store/store.js';
+
+export interface ToolContext {
+  store: Store;
+  /** Workspace root for file tools (default: the current directory). */
+  workspaceRoot?: string;
+}
+
+export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends Record<string, unknown> = Record<string, unknown>> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: z.ZodTypeAny;
+  /** Returns the success body (without `status`); throws HindsightError for tool errors. */
+  handler(args: z.infer<I>, ctx: ToolContext): Promise<O>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodTypeAny, Record<string, unknown>>;
+
+export interface ErrorEnvelope {
+  status: 'error';
+  error: string;
+  code: string;
+  [key: string]: unknown;
+}
+export type ToolResult = ({ status: 'ok' } & Record<string, unknown>) | ErrorEnvelope;
+
+/**
+ * Define a tool once.
+ *
+ * @example
+ * export const ping = defineTool({ name: 'ping', title: 'Ping', description: 'Answers pong.',
+ *   input: z.object({}), output: z.object({ status: z.literal('ok') }), handler: async () => ({}) });
+ */
+export function defineTool<I extends z.ZodTypeAny, O extends Record<string, unknown>>(def: ToolDefinition<I, O>): AnyTool {
+  return def as unknown as AnyTool;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? i.path.join('.') : 'arguments';
+      return `${where}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Validate arguments and run a tool, always answering with an envelope (never throwing for
+ * bad arguments or tool errors).
+ */
+export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    return {
+      status: 'error',
+      error: `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`,
+      code: 'INVALID_ARGUMENTS',
+    };
+  }
+  try {
+    const body = await tool.handler(parsed.data, ctx);
+    return { status: 'ok', ...body };
+  } catch (err) {
+    if (!(err instanceof HindsightError)) throw err;
+    const shape = toErrorShape(err);
+    return { status: 'error', error: shape.message, code: shape.code };
+  }
+}
