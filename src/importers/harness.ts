@@ -1,6 +1,7 @@
 // Runs an importer over a root entirely in memory: discover, parse every file in order, merge
 // facts and summarise each session. Importer tests use it; the real pipeline stores instead.
 
+import { statSync } from 'node:fs';
 import type { Defect, SessionFacts, SessionSummary } from '../core/model.js';
 import { mergeFacts } from '../core/facts.js';
 import { compareTimeline } from '../core/timeline-order.js';
@@ -37,7 +38,11 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
 
   for (const file of files) {
     for (const note of file.notes ?? []) defects.push(note);
-    for (const f of file.facts ?? []) addFacts(f);
+    // Layout facts fill gaps under what parsers said (as the store merges them).
+    for (const f of file.facts ?? []) {
+      const known = facts.get(f.id);
+      facts.set(f.id, known ? mergeFacts(f, known) : mergeFacts(undefined, f));
+    }
     const counts = { total: 0, bad: 0, blank: 0, incomplete: 0 };
     lines.set(file.relPath, counts);
     const parser = file.evidenceOnly
@@ -55,7 +60,13 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
       facts: addFacts,
     };
     if (file.kind === 'document') parseDocumentFile(file, parser, sink);
-    else parseJsonlFile(file, parser, sink);
+    else {
+      // As the pipeline does (ingest-file.ts): an empty JSONL file is worth an info line.
+      if (statSync(file.path).size === 0) {
+        defects.push({ severity: 'info', kind: 'empty_file', file: file.relPath, line: null, message: 'file is empty', sessionId: file.sessionId ?? null });
+      }
+      parseJsonlFile(file, parser, sink);
+    }
     if (parser && file.chainGroup) chainStates.set(file.chainGroup, parser.snapshot());
   }
 

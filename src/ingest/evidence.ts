@@ -26,7 +26,7 @@ export class EvidenceBuilder {
   rawBytes = 0;
 
   /** Add one physical line; `bytes` is copied. Incomplete lines get a block of their own. */
-  add(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void {
+  add(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): Buffer {
     if (status === 'incomplete') this.seal();
     if (this.lines.length === 0) {
       this.firstLine = lineNumber;
@@ -39,8 +39,10 @@ export class EvidenceBuilder {
     this.parts.push(copy);
     this.partBytes += copy.length;
     this.rawBytes += copy.length;
-    this.lines.push({ lineNumber, offset, length: bytes.length, hash: lineHash(bytes), status });
+    const hash = lineHash(bytes);
+    this.lines.push({ lineNumber, offset, length: bytes.length, hash, status });
     if (this.partBytes >= BLOCK_BYTES || status === 'incomplete') this.seal();
+    return hash;
   }
 
   /** Close the current block. */

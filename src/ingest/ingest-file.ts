@@ -29,15 +29,36 @@ interface Options {
   onBytes?: (n: number) => void;
 }
 
+const DUPLICATE_WINDOW = 200_000;
+
 class BatchSink {
   evidence = new EvidenceBuilder();
   events: ParsedEvent[] = [];
   defects: Defect[] = [];
   facts: SessionFacts[] = [];
+  layoutFacts: SessionFacts[] = [];
   badLines = 0;
+  /** Line hashes seen in this run, to report exact duplicate lines (bounded: memory must not grow with the file). */
+  private seen = new Map<string, number>();
+  constructor(private readonly source: SourceFile) {}
   line(lineNumber: number, offset: number, bytes: Buffer, status: 'ok' | 'blank' | 'bad' | 'incomplete'): void {
-    this.evidence.add(lineNumber, offset, bytes, status);
+    const hash = this.evidence.add(lineNumber, offset, bytes, status);
     if (status === 'bad') this.badLines++;
+    if (status === 'blank' || status === 'incomplete' || this.source.kind === 'document') return;
+    const key = hash.toString('latin1');
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      this.defects.push({
+        severity: 'info',
+        kind: 'duplicate_line',
+        file: this.source.relPath,
+        line: lineNumber,
+        message: `same bytes as line ${first} (kept; a writer repeated itself or a file was concatenated)`,
+        sessionId: this.source.sessionId ?? null,
+      });
+    } else if (this.seen.size < DUPLICATE_WINDOW) {
+      this.seen.set(key, lineNumber);
+    }
   }
   event(e: ParsedEvent): void {
     this.events.push(e);
@@ -52,6 +73,7 @@ class BatchSink {
     this.events = [];
     this.defects = [];
     this.facts = [];
+    this.layoutFacts = [];
     this.badLines = 0;
   }
 }
@@ -141,7 +163,7 @@ export async function ingestFile(
       generation,
     );
 
-  const sink = new BatchSink();
+  const sink = new BatchSink(source);
   const sinkFacts: FileSink = {
     line: (n, o, b, s) => sink.line(n, o, b, s),
     event: (e) => sink.event(e),
@@ -161,7 +183,7 @@ export async function ingestFile(
     if (current) await writer.supersedeFile(current.id, 'new_version');
     const record = await newFile((current?.generation ?? 0) + 1);
     const parser = source.evidenceOnly ? null : importer.createParser(source, {});
-    for (const f of source.facts ?? []) sink.facts_(f);
+    sink.layoutFacts.push(...(source.facts ?? []));
     parseDocumentFile(source, parser, sinkFacts);
     await commit(writer, record.id, sink, outcome, {
       size: stat.size,
@@ -204,7 +226,7 @@ export async function ingestFile(
   if (stat.size === 0) {
     sink.defect({ severity: 'info', kind: 'empty_file', file: source.relPath, line: null, message: 'file is empty', sessionId: source.sessionId ?? null });
   }
-  for (const f of source.facts ?? []) sink.facts_(f);
+  sink.layoutFacts.push(...(source.facts ?? []));
 
   const parser: LineParser | null = source.evidenceOnly
     ? null
@@ -259,6 +281,7 @@ async function commit(
     events: sink.events,
     defects: sink.defects,
     facts: sink.facts,
+    layoutFacts: sink.layoutFacts,
     touchSessions: sessionId ? [sessionId] : [],
     checkpoint,
   });

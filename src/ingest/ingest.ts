@@ -126,8 +126,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
     for (const root of planned) {
       const rootId = await writer.rootId(root.path, root.format);
       const notes: Defect[] = root.files.flatMap((f) => f.notes ?? []);
-      if (notes.length) await writer.addDefects(rootId, notes);
-      summary.defects += notes.length;
+      if (notes.length) summary.defects += await writer.addDefects(rootId, notes);
       for (const file of root.files) {
         const current = await writer.currentFile(file.path);
         work.push({ root, file, rootId, current });

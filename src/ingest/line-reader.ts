@@ -37,8 +37,10 @@ export interface LineReaderOptions {
  * @example for (const line of readLines('/tmp/a.jsonl')) console.log(line.lineNumber, line.bytes.length);
  */
 export function* readLines(path: string, options: LineReaderOptions = {}): Generator<RawLine> {
-  const bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
   const end = options.end ?? Number.POSITIVE_INFINITY;
+  // Small files get a small buffer: allocating 4 MiB per file dominates a folder of tiny files.
+  const bufferBytes =
+    options.bufferBytes ?? Math.min(DEFAULT_BUFFER_BYTES, Math.max(64 * 1024, end - (options.offset ?? 0) + 1));
   let buf = Buffer.allocUnsafe(bufferBytes);
   let filePos = options.offset ?? 0;
   let lineNumber = options.lineNumber ?? 1;

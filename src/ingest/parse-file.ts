@@ -73,6 +73,21 @@ function decode(bytes: Buffer): { text: string; invalid: boolean } {
   return { text, invalid: false };
 }
 
+/** The first complete JSON object that ends the line after a torn prefix, if any. */
+function recoverTail(text: string): { at: number; obj: Record<string, unknown> } | null {
+  let at = text.indexOf('{"', 1);
+  for (let tries = 0; at !== -1 && tries < 64; tries++) {
+    try {
+      const value: unknown = JSON.parse(text.slice(at));
+      if (value && typeof value === 'object' && !Array.isArray(value)) return { at, obj: value as Record<string, unknown> };
+    } catch {
+      /* not a record start */
+    }
+    at = text.indexOf('{"', at + 1);
+  }
+  return null;
+}
+
 function isWhitespace(bytes: Buffer): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
@@ -161,6 +176,21 @@ export function parseJsonlFile(
             : `line is not valid JSON (${(err as Error).message.slice(0, 120)})`,
           sessionId: file.sessionId ?? null,
         });
+        // A writer killed mid-record and restarted appends its next record to the torn one:
+        // recover that complete record rather than lose it.
+        const tail = recoverTail(text);
+        if (tail) {
+          defect({
+            severity: 'warning',
+            kind: 'recovered_record',
+            line: lineNumber,
+            message: `a complete record follows ${tail.at} torn bytes on this line; it was recovered`,
+            sessionId: file.sessionId ?? null,
+          });
+          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, text.slice(tail.at), lastTsKey, (ctx) =>
+            parser.line(tail.obj, ctx),
+          );
+        }
       }
       if (parsed) {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -80,6 +80,8 @@ export interface IngestBatch {
   events: ParsedEvent[];
   defects: Defect[];
   facts: SessionFacts[];
+  /** Facts known from the layout: they fill gaps under what the parsers said, never overwrite it. */
+  layoutFacts?: SessionFacts[];
   /** Sessions that must be re-summarised even without new events (facts-only changes). */
   touchSessions?: string[];
   checkpoint: FileCheckpoint;
@@ -94,8 +96,8 @@ export interface IngestWriter {
   createFile(file: NewFile, generation: number): Promise<FileRecord>;
   /** Retire a generation: its evidence stays, its events go; its sessions get re-summarised. */
   supersedeFile(fileId: number, reason: string): Promise<void>;
-  /** Record defects not tied to a batch (discovery notes); idempotent by (file, line, kind). */
-  addDefects(rootId: number, defects: Defect[]): Promise<void>;
+  /** Record defects not tied to a batch (discovery notes); idempotent by (file, line, kind). Returns how many were new. */
+  addDefects(rootId: number, defects: Defect[]): Promise<number>;
   /** Write one batch atomically, with the file's new checkpoint. */
   writeBatch(batch: IngestBatch): Promise<void>;
   /** Where a stored line was and what it hashed to (to check that a source was not rewritten). */

@@ -58,7 +58,7 @@ export async function acquireIngestLock(
     const pid = holder(lockPath);
     // An empty lock file is a writer between create and write, unless it has been so for seconds.
     const halfWritten = pid === null && Date.now() - mtimeOf(lockPath) < 2000;
-    if (!halfWritten && (pid === null || pid === process.pid || !pidAlive(pid))) {
+    if (!halfWritten && (pid === null || !pidAlive(pid))) {
       // Stale (or half-written) lock: remove it and retry the exclusive create.
       try {
         unlinkSync(lockPath);

@@ -5,14 +5,31 @@ import type Database from 'better-sqlite3';
 import type { SummaryOutput } from '../../importers/importer.js';
 import { toTimeKey } from '../../core/time.js';
 
-/** Save one summary and replace the session's derived defects. Call inside a transaction. */
-export function saveSummary(db: Database.Database, sid: number, id: string, rootId: number, out: SummaryOutput): void {
-  const s = out.summary;
-  db.prepare(`UPDATE sessions SET status = @status, started_at = @startedAt, ended_at = @endedAt, turn_count = @turnCount,
+const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+
+function prepare(db: Database.Database) {
+  return {
+    update: db.prepare(`UPDATE sessions SET status = @status, started_at = @startedAt, ended_at = @endedAt, turn_count = @turnCount,
     first_user_message = @firstUserMessage, last_response_preview = @lastResponsePreview, models = @models,
     own_input = @input, own_output = @output, own_cache_write = @cacheWrite, own_cache_read = @cacheRead,
     llm_calls = @llmCalls, event_count = @eventCount, tool_calls = @toolCalls, tool_errors = @toolErrors,
-    errors = @errors, warnings = @warnings, compactions = @compactions, attrs = @attrs, dirty = 0 WHERE sid = @sid`).run({
+    errors = @errors, warnings = @warnings, compactions = @compactions, attrs = @attrs, dirty = 0 WHERE sid = @sid`),
+    deleteDerived: db.prepare('DELETE FROM defects WHERE session_id = ? AND derived = 1'),
+    fileId: db.prepare('SELECT id FROM files WHERE root_id = ? AND rel_path = ? AND superseded = 0'),
+    insert: db.prepare(`INSERT OR IGNORE INTO defects (root_id, file_id, rel_path, line, severity, kind, message,
+    session_id, derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`),
+  };
+}
+
+/** Save one summary and replace the session's derived defects. Call inside a transaction. */
+export function saveSummary(db: Database.Database, sid: number, id: string, rootId: number, out: SummaryOutput): void {
+  let st = statements.get(db);
+  if (!st) {
+    st = prepare(db);
+    statements.set(db, st);
+  }
+  const s = out.summary;
+  st.update.run({
     sid,
     status: s.status,
     startedAt: toTimeKey(s.startedAt),
@@ -34,13 +51,10 @@ export function saveSummary(db: Database.Database, sid: number, id: string, root
     compactions: s.compactions,
     attrs: JSON.stringify(s.attrs ?? {}),
   });
-  db.prepare('DELETE FROM defects WHERE session_id = ? AND derived = 1').run(id);
-  const fileId = db.prepare('SELECT id FROM files WHERE root_id = ? AND rel_path = ? AND superseded = 0');
-  const insert = db.prepare(`INSERT OR IGNORE INTO defects (root_id, file_id, rel_path, line, severity, kind, message,
-    session_id, derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`);
+  st.deleteDerived.run(id);
   for (const d of out.defects) {
-    const f = fileId.get(rootId, d.file) as { id: number } | undefined;
-    insert.run(rootId, f?.id ?? null, d.file, d.line, d.severity, d.kind, d.message, d.sessionId ?? id);
+    const f = st.fileId.get(rootId, d.file) as { id: number } | undefined;
+    st.insert.run(rootId, f?.id ?? null, d.file, d.line, d.severity, d.kind, d.message, d.sessionId ?? id);
   }
 }
 

@@ -9,6 +9,9 @@ import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Su
 import { fileFromRow, storedEventFromRow, type FileRowDb } from './rows.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 
+/** Input bytes per commit when batches are grouped. */
+const GROUP_BYTES = 4 * 1024 * 1024;
+
 const STATUS_CODE = { ok: 0, blank: 1, bad: 2, incomplete: 3 } as const;
 
 interface SessionCache {
@@ -20,6 +23,7 @@ interface SessionCache {
 
 export class SqliteIngestWriter implements IngestWriter {
   private readonly sessions = new Map<string, SessionCache>();
+  private groupBytes = 0;
   private readonly st;
 
   constructor(
@@ -110,14 +114,17 @@ export class SqliteIngestWriter implements IngestWriter {
     })();
   }
 
-  async addDefects(rootId: number, defects: Defect[]): Promise<void> {
+  async addDefects(rootId: number, defects: Defect[]): Promise<number> {
+    let added = 0;
     this.db.transaction(() => {
-      for (const d of defects) this.insertDefect(rootId, null, d, false);
+      for (const d of defects) added += this.insertDefect(rootId, null, d, false);
     })();
+    return added;
   }
 
-  private insertDefect(rootId: number, fileId: number | null, d: Defect, derived: boolean): void {
-    this.st.insertDefect.run(rootId, fileId, d.file, d.line, d.severity, d.kind, d.message, d.sessionId ?? null, derived ? 1 : 0);
+  private insertDefect(rootId: number, fileId: number | null, d: Defect, derived: boolean): number {
+    return this.st.insertDefect.run(rootId, fileId, d.file, d.line, d.severity, d.kind, d.message, d.sessionId ?? null, derived ? 1 : 0)
+      .changes;
   }
 
   private session(id: string, format: Format, rootId: number): SessionCache {
@@ -138,7 +145,7 @@ export class SqliteIngestWriter implements IngestWriter {
   async writeBatch(batch: IngestBatch): Promise<void> {
     const file = fileFromRow(this.st.fileById.get(batch.fileId) as FileRowDb);
     const touched = new Set<SessionCache>();
-    this.db.transaction(() => {
+    this.inGroup(batch.blocks.reduce((n, b) => n + b.rawBytes, 0) + 256, () => {
       let removedLines = 0;
       let removedBad = 0;
       let removedEvents = 0;
@@ -167,6 +174,15 @@ export class SqliteIngestWriter implements IngestWriter {
           lines++;
           if (l.status === 'bad') bad++;
         }
+      }
+      for (const f of batch.layoutFacts ?? []) {
+        const s = this.session(f.id, f.format, file.rootId);
+        const merged = mergeFacts(f, s.facts);
+        if (JSON.stringify(merged) !== JSON.stringify(s.facts)) {
+          s.facts = merged;
+          s.factsChanged = true;
+        }
+        touched.add(s);
       }
       for (const f of batch.facts) {
         const s = this.session(f.id, f.format, file.rootId);
@@ -212,7 +228,36 @@ export class SqliteIngestWriter implements IngestWriter {
         lastTsKey: cp.lastTsKey, parserState: cp.parserState === undefined ? null : JSON.stringify(cp.parserState),
         contentHash: cp.contentHash ?? null, lines, badLines: bad, events: batch.events.length,
       });
-    })();
+    });
+  }
+
+  /**
+   * Run `body` inside the open group transaction, committing when the group holds enough input.
+   * Grouping keeps each batch atomic with its checkpoint (a crash loses whole batches only)
+   * while a folder of 10,000 tiny files does not pay 10,000 commits.
+   */
+  private inGroup(bytes: number, body: () => void): void {
+    if (!this.db.inTransaction) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.groupBytes = 0;
+    }
+    // No savepoint per batch: FTS5 flushes its pending index at every savepoint, which turns
+    // thousands of tiny batches into thousands of index segments. An error rolls back the
+    // whole uncommitted group (and its checkpoints), which the next run simply re-reads.
+    try {
+      body();
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.sessions.clear();
+      throw err;
+    }
+    this.groupBytes += bytes;
+    if (this.groupBytes >= GROUP_BYTES) this.commitGroup();
+  }
+
+  private commitGroup(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.groupBytes = 0;
   }
 
   async lineAt(fileId: number, lineNumber: number): Promise<{ offset: number; length: number; hash: Buffer } | null> {
@@ -225,20 +270,34 @@ export class SqliteIngestWriter implements IngestWriter {
   }
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
+    this.commitGroup();
     const dirty = this.st.dirty.all() as { sid: number; id: string; format: Format; facts: string; root_id: number }[];
+    // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
+    let pending: (() => void)[] = [];
+    let pendingEvents = 0;
+    const flush = () => {
+      const jobs = pending;
+      this.db.transaction(() => jobs.forEach((j) => j()))();
+      pending = [];
+      pendingEvents = 0;
+    };
     for (const row of dirty) {
       const events: StoredEvent[] = (this.st.sessionEvents.all(row.sid) as Parameters<typeof storedEventFromRow>[0][]).map(
         storedEventFromRow,
       );
       const facts = JSON.parse(row.facts) as SessionFacts;
       const out = summarize(row.format, { facts, events });
-      this.db.transaction(() => saveSummary(this.db, row.sid, row.id, row.root_id, out))();
+      pending.push(() => saveSummary(this.db, row.sid, row.id, row.root_id, out));
+      pendingEvents += events.length + 1;
+      if (pendingEvents >= 5000) flush();
     }
+    if (pending.length) flush();
     if (dirty.length > 0) this.db.transaction(() => recomputeTotals(this.db))();
     return dirty.length;
   }
 
   async release(): Promise<void> {
+    this.commitGroup();
     this.sessions.clear();
     this.releaseLock();
   }

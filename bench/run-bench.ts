@@ -1,0 +1,114 @@
+// `npm run bench`: generate the corpora (cached under .bench/), then measure ingest throughput
+// against the same run's bare read + JSON.parse, peak RSS, store size, and re-ingest time.
+// Prints JSON: each figure with its unit, baseline, ratio and target.
+// Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateClaudeCode } from './generators/claude-code.js';
+import { generateControlPlane } from './generators/control-plane.js';
+import { bareParse } from './baseline.js';
+
+const REPO = resolve(import.meta.dirname, '..', '..');
+const WORK = join(REPO, '.bench');
+const CC_MB = Number(process.env.BENCH_CC_MB ?? 500);
+const CP_MB = Number(process.env.BENCH_CP_MB ?? 300);
+
+interface Figure {
+  figure: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  baseline_unit?: string;
+  ratio?: number;
+  target?: string;
+}
+
+function corpus(name: string, mb: number, make: (dir: string) => { bytes: number }): string {
+  const dir = join(WORK, `${name}-${mb}mb`);
+  const marker = join(dir, '.complete');
+  if (!existsSync(marker)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const started = Date.now();
+    const info = make(dir);
+    writeFileSync(marker, JSON.stringify(info));
+    process.stderr.write(`generated ${name}: ${(info.bytes / 1e6).toFixed(0)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  return dir;
+}
+
+function dbSize(db: string): number {
+  let n = 0;
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(db + suffix)) n += statSync(db + suffix).size;
+  return n;
+}
+
+function ingestChild(db: string, path: string) {
+  const res = spawnSync(process.execPath, [join(REPO, 'dist', 'bench', 'ingest-child.js'), db, path], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (res.status !== 0) throw new Error(`ingest failed: ${res.stderr}`);
+  return JSON.parse(res.stdout.trim().split('\n').pop()!) as { seconds: number; bytes: number; events: number; lines: number; maxRssBytes: number; filesUnchanged: number; files: number };
+}
+
+function measure(name: string, dir: string): Figure[] {
+  const base = bareParse(dir);
+  const baseMBs = base.bytes / 1e6 / base.seconds;
+  const db = join(WORK, `${name}.db`);
+  for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(db + suffix, { force: true });
+  const first = ingestChild(db, dir);
+  const second = ingestChild(db, dir);
+  const mbs = first.bytes / 1e6 / first.seconds;
+  const size = dbSize(db);
+  return [
+    { figure: `${name}.corpus_bytes`, value: base.bytes, unit: 'bytes' },
+    {
+      figure: `${name}.ingest_throughput`,
+      value: +mbs.toFixed(1),
+      unit: 'MB/s',
+      baseline: +baseMBs.toFixed(1),
+      baseline_unit: 'MB/s (bare read + JSON.parse of every line, same run)',
+      ratio: +(mbs / baseMBs).toFixed(3),
+      target: '>= 0.5',
+    },
+    {
+      figure: `${name}.ingest_events_per_second`,
+      value: Math.round(first.events / first.seconds),
+      unit: 'events/s',
+      baseline: Math.round(base.lines / base.seconds),
+      baseline_unit: 'lines/s parsed (bare)',
+      ratio: +((first.events / first.seconds) / (base.lines / base.seconds)).toFixed(3),
+    },
+    { figure: `${name}.ingest_seconds`, value: +first.seconds.toFixed(2), unit: 's', baseline: +base.seconds.toFixed(2), baseline_unit: 's (bare parse)', ratio: +(first.seconds / base.seconds).toFixed(3) },
+    { figure: `${name}.peak_rss`, value: +(first.maxRssBytes / 1e6).toFixed(1), unit: 'MB', target: '< 300' },
+    {
+      figure: `${name}.store_size`,
+      value: +(size / 1e6).toFixed(1),
+      unit: 'MB',
+      baseline: +(base.bytes / 1e6).toFixed(1),
+      baseline_unit: 'MB corpus',
+      ratio: +(size / base.bytes).toFixed(3),
+      target: '<= 0.35',
+    },
+    {
+      figure: `${name}.reingest_unchanged`,
+      value: +second.seconds.toFixed(3),
+      unit: 's',
+      baseline: +first.seconds.toFixed(2),
+      baseline_unit: 's first ingest',
+      ratio: +(second.seconds / first.seconds).toFixed(4),
+      target: '< 0.02',
+    },
+  ];
+}
+
+mkdirSync(WORK, { recursive: true });
+const cc = corpus('claude-code', CC_MB, (dir) => generateClaudeCode(dir, { targetBytes: CC_MB * 1e6, seed: 1 }));
+const cp = corpus('control-plane', CP_MB, (dir) => generateControlPlane(dir, { sessions: Math.max(20, Math.round(CP_MB * 2)), seed: 1, targetBytes: CP_MB * 1e6 }));
+const figures = [...measure('claude-code', cc), ...measure('control-plane', cp)];
+const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
+process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+void readFileSync;

@@ -1,0 +1,92 @@
+// `npm run demo`: generate a small realistic corpus of all three formats with our own
+// generators, ingest it into a throwaway SQLite file, and show what Hindsight answers.
+
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateAmplifier } from '../bench/generators/amplifier.js';
+import { generateClaudeCode } from '../bench/generators/claude-code.js';
+import { generateControlPlane } from '../bench/generators/control-plane.js';
+import { ingestPaths } from '../src/ingest/ingest.js';
+import { openStore } from '../src/store/open.js';
+import { renderSessionDetail, renderSessionTable } from '../src/surfaces/cli/render.js';
+import { progressBar } from '../src/surfaces/cli/progress.js';
+import { findTool } from '../src/tools/registry.js';
+import { runTool } from '../src/tools/tool.js';
+
+function heading(text: string): void {
+  process.stdout.write(`\n=== ${text} ===\n`);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hindsight-demo-'));
+  const claude = join(dir, 'claude');
+  const amp = join(dir, 'amplifier');
+  const plane = join(dir, 'control-plane');
+  for (const d of [claude, amp, plane]) mkdirSync(d, { recursive: true });
+  const db = join(dir, 'demo.db');
+
+  heading('1. Generating a small corpus (deterministic, seed 7)');
+  const cc = generateClaudeCode(claude, { targetBytes: 4_000_000, seed: 7, projects: 2 });
+  const am = generateAmplifier(amp, { targetBytes: 3_000_000, seed: 7 });
+  const cp = generateControlPlane(plane, { sessions: 6, seed: 7 });
+  process.stdout.write(
+    `Claude Code: ${cc.sessions} sessions (+${cc.subagents} sub-agents), ${(cc.bytes / 1e6).toFixed(1)} MB in ${claude}\n` +
+      `Amplifier:   ${am.sessions} sessions, ${(am.bytes / 1e6).toFixed(1)} MB in ${amp}\n` +
+      `Control Plane: ${cp.sessions} sessions, ${cp.entries} ledger entries in ${plane}\n`,
+  );
+
+  heading(`2. hindsight ingest ${claude} ${amp} ${plane} --db ${db}`);
+  const store = await openStore({ db });
+  try {
+    const bar = process.stderr.isTTY ? progressBar(process.stderr) : null;
+    const summary = await ingestPaths(store, [claude, amp, plane], { onProgress: bar ? (p) => bar.update(p) : undefined });
+    bar?.done();
+    for (const r of summary.roots) process.stdout.write(`  ${r.error ? '✗' : '✓'} ${r.path} (${r.format})\n`);
+    process.stdout.write(
+      `${summary.files} files, ${summary.sessions} sessions, ${summary.events} events, ${summary.badLines} bad lines, ` +
+        `${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.seconds.toFixed(2)} s\n`,
+    );
+    const again = await ingestPaths(store, [claude, amp, plane], {});
+    process.stdout.write(`Re-ingest of the unchanged corpus: ${again.filesUnchanged}/${again.files} files skipped in ${again.seconds.toFixed(3)} s\n`);
+
+    heading('3. hindsight sessions');
+    const { total, sessions } = await store.listSessions({ limit: 15, offset: 0 });
+    process.stdout.write(`${renderSessionTable(sessions, total)}\n`);
+
+    const withChildren = (await store.listSessions({ format: 'claude-code', topLevelOnly: true, limit: 50, offset: 0 })).sessions.find(
+      (s) => s.childCount > 0,
+    );
+    const pick = withChildren ?? sessions[0];
+    if (pick) {
+      heading(`4. hindsight session ${pick.id}`);
+      const children = await store.listSessions({ parentId: pick.id, limit: 20, offset: 0 });
+      const { defects } = await store.listDefects({ sessionId: pick.id, limit: 10, offset: 0 });
+      process.stdout.write(`${renderSessionDetail(pick, await store.sessionLedgers(pick.id), children.sessions, defects)}\n`);
+
+      heading(`5. hindsight tool raw_lines '{"session_id":"${pick.id}","limit":2,"max_bytes":1200}'`);
+      const result = await runTool(findTool('raw_lines')!, { session_id: pick.id, limit: 2, max_bytes: 1200 }, { store });
+      process.stdout.write(`${JSON.stringify(result, null, 2).slice(0, 1500)}\n`);
+    }
+
+    heading('Try next');
+    const h = './bin/hindsight';
+    process.stdout.write(
+      [
+        `${h} sessions --db ${db}`,
+        `${h} tool list_sessions '{"format":"amplifier","limit":5}' --db ${db}`,
+        `${h} tool sources '{"section":"files","limit":5}' --db ${db}`,
+        `${h} tools --json`,
+        `${h} ingest ~/.claude            # your own Claude Code sessions (default store)`,
+        `${h} ingest ../shared/fixtures/control-plane/edge --db /tmp/edge.db   # a plane root with defects`,
+      ].join('\n') + '\n',
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`demo failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exitCode = 1;
+});

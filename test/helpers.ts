@@ -1,0 +1,69 @@
+// Shared test helpers: temp folders, a path-independent fingerprint of a store, the built CLI.
+
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+
+export const REPO = resolve(import.meta.dirname, '..');
+export const FIXTURES = resolve(REPO, '..', 'shared', 'fixtures');
+export const BIN = join(REPO, 'bin', 'hindsight');
+
+export function tempDir(prefix = 'hs-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Copy a read-only fixture into a temp folder (tests never mutate ../shared). */
+export function copyFixture(rel: string): string {
+  const dest = join(tempDir('hs-fixture-'), rel.split('/').pop()!);
+  cpSync(join(FIXTURES, rel), dest, { recursive: true });
+  return dest;
+}
+
+/**
+ * Everything a store holds that must be identical between two ingests of the same data, with
+ * root paths left out so that two temp folders compare equal.
+ */
+export function fingerprint(store: SqliteStore): string {
+  const db = store.db;
+  const sessions = db
+    .prepare(
+      `SELECT id, format, project, parent_id, kind, title, status, started_at, ended_at, turn_count, first_user_message,
+       last_response_preview, models, own_input, own_output, own_cache_write, own_cache_read, total_input, total_output,
+       total_cache_write, total_cache_read, llm_calls, event_count, tool_calls, tool_errors, errors, warnings, compactions,
+       attrs, next_seq, dirty FROM sessions ORDER BY id`,
+    )
+    .all();
+  const events = db
+    .prepare(
+      `SELECT s.id AS session, e.seq, f.rel_path, f.generation, e.line_number, e.part, e.ts_key, e.type, e.kind, e.actor,
+       e.turn, e.usage_key, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs
+       FROM events e JOIN sessions s ON s.sid = e.sid JOIN files f ON f.id = e.file_id ORDER BY s.id, e.seq`,
+    )
+    .all();
+  const lines = db
+    .prepare(
+      `SELECT f.rel_path, f.generation, l.line_number, l.offset, l.length, hex(l.hash) AS hash, l.status
+       FROM lines l JOIN files f ON f.id = l.file_id ORDER BY f.rel_path, f.generation, l.line_number`,
+    )
+    .all();
+  const defects = db
+    .prepare('SELECT rel_path, line, severity, kind, message, session_id FROM defects ORDER BY rel_path, line, kind, message')
+    .all();
+  const files = db
+    .prepare(
+      `SELECT rel_path, generation, superseded, offset, next_line, lines, bad_lines, events FROM files ORDER BY rel_path, generation`,
+    )
+    .all();
+  const fts = db.prepare('SELECT count(*) AS n FROM message_fts').get();
+  return JSON.stringify({ sessions, events, lines, defects, files, fts });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'UTC', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
