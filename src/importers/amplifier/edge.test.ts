@@ -124,13 +124,18 @@ describe('amplifier importer on the edge set', () => {
     });
   }
 
-  it('keeps every valid line around the malformed line 77 (108 lines, 107 events)', () => {
+  it('keeps every valid line around the malformed line 77 and recovers the record appended onto it', () => {
     const rel = `${SANDBOX}/52db5df8-81cf-426b-adfd-e132dfb0981a/events.jsonl`;
     expect(lineCount(rel)).toBe(108);
     expect(result.lines.get(rel)).toMatchObject({ total: 108, bad: 1 });
     const s = session('52db5df8-81cf-426b-adfd-e132dfb0981a').summary;
-    expect(s.attrs?.eventsLogRecords).toBe(107);
-    // The lost line held one tool:pre (and the session:resume appended onto it).
+    // 107 whole lines plus the session:resume recovered from behind the torn tool:pre.
+    expect(s.attrs?.eventsLogRecords).toBe(108);
+    expect(result.defects.filter((d) => d.file === rel && d.line === 77).map((d) => d.kind).sort()).toEqual([
+      'malformed_json',
+      'recovered_record',
+    ]);
+    // The torn part held one tool:pre, which is lost.
     expect(s.toolCalls).toBe(5);
     expect(s.llmCalls).toBe(9);
     expect(s.tokens.input + s.tokens.cacheRead).toBe(153872);
