@@ -1,0 +1,133 @@
+// The built `hindsight` command driven end to end: ingest, tools, tool, exit codes, the lock.
+
+import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { FIXTURES, runCli, tempDir } from '../helpers.js';
+
+describe('hindsight CLI', () => {
+  const db = join(tempDir('hs-cli-'), 'h.db');
+
+  it('ingests every fixture set with a JSON summary', () => {
+    const res = runCli([
+      'ingest',
+      join(FIXTURES, 'claude-code'),
+      join(FIXTURES, 'amplifier', 'normal'),
+      join(FIXTURES, 'amplifier', 'edge'),
+      join(FIXTURES, 'amplifier', 'real'),
+      join(FIXTURES, 'control-plane', 'normal'),
+      join(FIXTURES, 'control-plane', 'edge'),
+      '--db',
+      db,
+      '--json',
+    ]);
+    expect(res.status).toBe(0);
+    const summary = JSON.parse(res.stdout) as Record<string, unknown> & { roots: { format: string }[] };
+    expect(summary.status).toBe('ok');
+    expect(summary.roots.map((r) => r.format)).toEqual(['claude-code', 'amplifier', 'amplifier', 'amplifier', 'control-plane', 'control-plane']);
+    for (const key of ['files', 'sessions', 'events', 'badLines', 'bytes', 'seconds']) expect(typeof summary[key]).toBe('number');
+    // 10 Claude Code sessions (6 + 2 sub-agent files + 2 inline sidechains), 8 + 13 + 3 Amplifier, 12 + 6 Control Plane.
+    expect(summary.sessions).toBe(10 + 24 + 18);
+  });
+
+  it('prints a human summary and skips unchanged files on a second run', () => {
+    const res = runCli(['ingest', join(FIXTURES, 'control-plane', 'normal'), '--db', db]);
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/3 files \(0 read, 3 unchanged\)/);
+  });
+
+  it('lists tools with JSON schemas in the admin_config shape', () => {
+    const res = runCli(['tools', '--json']);
+    expect(res.status).toBe(0);
+    const { tools } = JSON.parse(res.stdout) as { tools: { tool_id: string; description: string; parameters: { type: string }; output: object }[] };
+    expect(tools.map((t) => t.tool_id)).toEqual(expect.arrayContaining(['list_sessions', 'raw_lines', 'sources']));
+    for (const t of tools) {
+      expect(t.parameters.type).toBe('object');
+      expect(t.description.length).toBeGreaterThan(20);
+      expect(t.output).toBeTruthy();
+    }
+  });
+
+  it('runs a tool and exits 0 on ok', () => {
+    const res = runCli(['tool', 'list_sessions', '{"format":"control-plane","limit":3}', '--db', db]);
+    expect(res.status).toBe(0);
+    const body = JSON.parse(res.stdout) as { status: string; count: number; returned: number; has_more: boolean; next_offset: number };
+    expect(body).toMatchObject({ status: 'ok', count: 18, returned: 3, has_more: true, next_offset: 3 });
+  });
+
+  it('exits 1 with an error envelope for arguments the tool rejects', () => {
+    const res = runCli(['tool', 'list_sessions', '{"limit":0}', '--db', db]);
+    expect(res.status).toBe(1);
+    const body = JSON.parse(res.stdout) as { status: string; error: string; code: string };
+    expect(body.status).toBe('error');
+    expect(body.code).toBe('INVALID_ARGUMENTS');
+    expect(body.error).toMatch(/limit must be from 1 to 500/);
+  });
+
+  it('exits 1 for an unknown session', () => {
+    const res = runCli(['tool', 'raw_lines', '{"session_id":"SES-NOPE"}', '--db', db]);
+    expect(res.status).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ status: 'error', code: 'SESSION_NOT_FOUND' });
+  });
+
+  it('exits 2 for an unknown tool or arguments that are not JSON', () => {
+    const unknown = runCli(['tool', 'no_such_tool', '{}', '--db', db]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown tool "no_such_tool"/);
+    const notJson = runCli(['tool', 'list_sessions', '{limit:', '--db', db]);
+    expect(notJson.status).toBe(2);
+    expect(notJson.stderr).toMatch(/not JSON/);
+  });
+
+  it('reports a path that does not exist and ingests the others', () => {
+    const other = join(tempDir(), 'h.db');
+    const res = runCli(['ingest', '/nonexistent/place', join(FIXTURES, 'control-plane', 'normal'), '--db', other]);
+    expect(res.status).toBe(1);
+    expect(res.stdout).toMatch(/✗ \/nonexistent\/place: No such file or folder/);
+    expect(res.stdout).toMatch(/12 sessions/);
+  });
+
+  it('ingests the default locations when no path is given, and says which', () => {
+    const home = tempDir('hs-home-');
+    const claude = join(home, '.claude');
+    mkdirSync(claude, { recursive: true });
+    cpSync(join(FIXTURES, 'claude-code', 'projects'), join(claude, 'projects'), { recursive: true });
+    const res = runCli(['ingest', '--db', join(home, 'h.db')], { HOME: home, CLAUDE_CONFIG_DIR: '', HINDSIGHT_CP_ROOT: '' });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/No path given; ingested the default locations:/);
+    expect(res.stdout).toContain(claude);
+  });
+
+  it('refuses a second concurrent ingest with a clear message', async () => {
+    const other = join(tempDir(), 'h.db');
+    const store = new SqliteStore(other);
+    const writer = await store.beginIngest();
+    try {
+      const res = runCli(['ingest', join(FIXTURES, 'control-plane', 'normal'), '--db', other]);
+      expect(res.status).toBe(1);
+      expect(res.stderr).toMatch(/Another hindsight ingest \(pid \d+\) is writing to/);
+    } finally {
+      await writer.release();
+      await store.close();
+    }
+  });
+
+  it('shows sessions and one session as text', () => {
+    const table = runCli(['sessions', '--db', db, '--limit', '5']);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/^SESSION\s+FORMAT\s+KIND\s+STATUS/);
+    const one = runCli(['session', '8463c716-a2ea-4c14-9efa-87158ebd9f20', '--db', db]);
+    expect(one.status).toBe(0);
+    expect(one.stdout).toMatch(/children \(2\)/);
+    expect(one.stdout).toMatch(/ledgers: transcript/);
+  });
+
+  it('writes a usable file for a new --db path in a folder that does not exist yet', () => {
+    const nested = join(tempDir(), 'a', 'b', 'h.db');
+    writeFileSync(join(tempDir(), 'x'), '');
+    const res = runCli(['tool', 'sources', '{}', '--db', nested]);
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ status: 'ok', totals: { files: 0 } });
+  });
+});
