@@ -3,7 +3,7 @@
 // can still be recovered by inflating only its block.
 
 import { createHash } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRaw } from 'node:zlib';
 import type { LineStatus } from './parse-file.js';
 import type { EvidenceBlock, EvidenceLine } from '../store/store.js';
 
@@ -15,13 +15,20 @@ export function lineHash(bytes: Buffer): Buffer {
   return createHash('sha256').update(bytes).digest().subarray(0, 16);
 }
 
+/** Deflate on libuv's thread pool, so compression runs on the other core while this one parses. */
+function deflateAsync(raw: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    deflateRaw(raw, { level: COMPRESSION_LEVEL }, (err, out) => (err ? reject(err) : resolve(out))),
+  );
+}
+
 export class EvidenceBuilder {
   private parts: Buffer[] = [];
   private partBytes = 0;
   private lines: EvidenceLine[] = [];
   private firstLine = 0;
   private firstOffset = 0;
-  private done: EvidenceBlock[] = [];
+  private done: Promise<EvidenceBlock>[] = [];
   /** Raw bytes taken since the last `take()`. */
   rawBytes = 0;
 
@@ -49,24 +56,19 @@ export class EvidenceBuilder {
   seal(): void {
     if (this.lines.length === 0) return;
     const raw = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes);
-    this.done.push({
-      firstLine: this.firstLine,
-      firstOffset: this.firstOffset,
-      rawBytes: raw.length,
-      data: deflateRawSync(raw, { level: COMPRESSION_LEVEL }),
-      lines: this.lines,
-    });
+    const block = { firstLine: this.firstLine, firstOffset: this.firstOffset, rawBytes: raw.length, lines: this.lines };
+    this.done.push(deflateAsync(raw).then((data) => ({ ...block, data })));
     this.parts = [];
     this.partBytes = 0;
     this.lines = [];
   }
 
-  /** Seal and hand over every finished block. */
-  take(): EvidenceBlock[] {
+  /** Seal and hand over every finished block, once compressed. */
+  take(): Promise<EvidenceBlock[]> {
     this.seal();
     const out = this.done;
     this.done = [];
     this.rawBytes = 0;
-    return out;
+    return Promise.all(out);
   }
 }

@@ -273,7 +273,7 @@ async function commit(
   sessionId: string | undefined,
   clearFromLine?: number,
 ): Promise<void> {
-  const blocks = sink.evidence.take();
+  const blocks = await sink.evidence.take();
   await writer.writeBatch({
     fileId,
     clearFromLine,

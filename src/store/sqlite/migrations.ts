@@ -154,7 +154,6 @@ CREATE TABLE events (
 );
 CREATE UNIQUE INDEX events_session_seq ON events(sid, seq);
 CREATE INDEX events_file_line ON events(file_id, line_number);
-CREATE INDEX events_session_time ON events(sid, ts_key);
 
 CREATE TABLE defects (
   id INTEGER PRIMARY KEY,

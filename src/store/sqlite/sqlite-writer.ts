@@ -3,6 +3,7 @@
 
 import type Database from 'better-sqlite3';
 import { mergeFacts } from '../../core/facts.js';
+import { compareTimeline } from '../../core/timeline-order.js';
 import type { Defect, Format, SessionFacts } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
@@ -81,9 +82,10 @@ export class SqliteIngestWriter implements IngestWriter {
       adjustCounts: db.prepare('UPDATE files SET lines = lines - ?, bad_lines = bad_lines - ?, events = events - ? WHERE id = ?'),
       sidDirty: db.prepare('UPDATE sessions SET dirty = 1 WHERE sid = ?'),
       dirty: db.prepare('SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id'),
+      // Read in index order and sort in memory (compareTimeline): a SQL sort over the join costs
+      // a temporary B-tree per session.
       sessionEvents: db.prepare(`SELECT e.*, f.ledger, f.rel_path, s.id AS session_id FROM events e
-        JOIN files f ON f.id = e.file_id JOIN sessions s ON s.sid = e.sid
-        WHERE e.sid = ? ORDER BY e.ts_key, e.ledger_rank, e.tiebreak, f.rel_path, e.line_number, e.part`),
+        JOIN files f ON f.id = e.file_id JOIN sessions s ON s.sid = e.sid WHERE e.sid = ? ORDER BY e.seq`),
     };
   }
 
@@ -282,9 +284,9 @@ export class SqliteIngestWriter implements IngestWriter {
       pendingEvents = 0;
     };
     for (const row of dirty) {
-      const events: StoredEvent[] = (this.st.sessionEvents.all(row.sid) as Parameters<typeof storedEventFromRow>[0][]).map(
-        storedEventFromRow,
-      );
+      const events: StoredEvent[] = (this.st.sessionEvents.all(row.sid) as Parameters<typeof storedEventFromRow>[0][])
+        .map(storedEventFromRow)
+        .sort(compareTimeline);
       const facts = JSON.parse(row.facts) as SessionFacts;
       const out = summarize(row.format, { facts, events });
       pending.push(() => saveSummary(this.db, row.sid, row.id, row.root_id, out));

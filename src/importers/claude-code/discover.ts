@@ -1,0 +1,127 @@
+// Finds every Claude Code file under a root, in a deterministic order: per slug folder (sorted),
+// per session id (sorted) the transcript, then its sub-agent files and their meta documents; then
+// older-layout `agent-*.jsonl` files that sit beside the transcripts.
+//
+//   <slug>/<sessionId>.jsonl                              ledger transcript, session <sessionId>
+//   <slug>/<sessionId>/subagents/agent-<id>.jsonl          ledger agent-<id>, session <sessionId>:<id>
+//   <slug>/<sessionId>/subagents/agent-<id>.meta.json      ledger agent-<id>.meta (document, facts only)
+//   <slug>/agent-<id>.jsonl                                ledger agent-<id>; parent named by its lines
+//
+// Findings (unreadable folders, symlink loops) ride on the first file returned: the contract has
+// no other place for root-level notes.
+
+import { join, resolve } from 'node:path';
+import type { SessionFacts } from '../../core/model.js';
+import type { SourceFile } from '../importer.js';
+import { firstVisit, isDir, listFolder, type Walk } from './folder-list.js';
+import { slugFolders, type SlugFolder } from './roots.js';
+import { isCompactionAgent } from './session-routing.js';
+
+const AGENT_JSONL_RE = /^agent-(.+)\.jsonl$/;
+const AGENT_META_RE = /^agent-(.+)\.meta\.json$/;
+
+function relPath(slug: SlugFolder, ...parts: string[]): string {
+  return [slug.rel, ...parts].filter((p) => p !== '').join('/');
+}
+
+function rootFacts(id: string, project: string): SessionFacts {
+  return { id, format: 'claude-code', project, kind: 'root', mainLedger: 'transcript' };
+}
+
+function childFacts(parentId: string, agentId: string, project: string): SessionFacts {
+  return {
+    id: `${parentId}:${agentId}`,
+    format: 'claude-code',
+    project,
+    parentId,
+    kind: isCompactionAgent(agentId) ? 'compaction' : 'subagent',
+    mainLedger: `agent-${agentId}`,
+    attrs: { agentId },
+  };
+}
+
+/** Sub-agent files of one session (new layout), jsonl before its meta document. */
+async function subagentFiles(walk: Walk, root: string, slug: SlugFolder, sessionId: string): Promise<SourceFile[]> {
+  const dir = join(slug.dir, sessionId, 'subagents');
+  if (!(await isDir(dir))) return [];
+  const out: SourceFile[] = [];
+  for (const e of await listFolder(walk, dir)) {
+    if (!e.isFile) continue;
+    const jsonl = AGENT_JSONL_RE.exec(e.name);
+    const meta = AGENT_META_RE.exec(e.name);
+    const agentId = jsonl?.[1] ?? meta?.[1];
+    if (agentId === undefined) continue;
+    const facts = childFacts(sessionId, agentId, slug.name);
+    out.push({
+      path: e.path,
+      root,
+      relPath: relPath(slug, sessionId, 'subagents', e.name),
+      ledger: meta ? `agent-${agentId}.meta` : `agent-${agentId}`,
+      ledgerRank: meta ? 2 : 1,
+      sessionId: facts.id,
+      kind: meta ? 'document' : 'jsonl',
+      facts: [facts],
+    });
+  }
+  // `agent-x.jsonl` sorts after `agent-x.meta.json`; read the lines first, then the document.
+  return out.sort((a, b) => (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : a.ledgerRank - b.ledgerRank));
+}
+
+async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<SourceFile[]> {
+  if (!(await firstVisit(walk, slug.dir))) return [];
+  const entries = await listFolder(walk, slug.dir);
+  const transcripts = new Map<string, SourceFile>();
+  const sessionDirs = new Set<string>();
+  const oldAgents: SourceFile[] = [];
+  for (const e of entries) {
+    if (e.isDir) {
+      sessionDirs.add(e.name);
+    } else if (e.isFile && e.name.endsWith('.jsonl')) {
+      const agent = AGENT_JSONL_RE.exec(e.name);
+      if (agent) {
+        oldAgents.push({
+          path: e.path,
+          root,
+          relPath: relPath(slug, e.name),
+          ledger: `agent-${agent[1]}`,
+          ledgerRank: 1,
+          kind: 'jsonl',
+          facts: [],
+        });
+        continue;
+      }
+      const id = e.name.slice(0, -'.jsonl'.length);
+      transcripts.set(id, {
+        path: e.path,
+        root,
+        relPath: relPath(slug, e.name),
+        ledger: 'transcript',
+        ledgerRank: 0,
+        sessionId: id,
+        kind: 'jsonl',
+        facts: [rootFacts(id, slug.name)],
+      });
+    }
+  }
+  const ids = [...new Set([...transcripts.keys(), ...sessionDirs])].sort();
+  const out: SourceFile[] = [];
+  for (const id of ids) {
+    const transcript = transcripts.get(id);
+    if (transcript) out.push(transcript);
+    if (sessionDirs.has(id) && (await firstVisit(walk, join(slug.dir, id)))) {
+      out.push(...(await subagentFiles(walk, root, slug, id)));
+    }
+  }
+  // Older layout: the parent is only known from the lines, so the parser announces the session.
+  return [...out, ...oldAgents];
+}
+
+export async function discoverClaudeCode(rootPath: string): Promise<SourceFile[]> {
+  const root = resolve(rootPath);
+  const walk: Walk = { root, notes: [], visited: new Set() };
+  const files: SourceFile[] = [];
+  for (const slug of await slugFolders(walk, root)) files.push(...(await slugFiles(walk, root, slug)));
+  const first = files[0];
+  if (first && walk.notes.length > 0) first.notes = [...(first.notes ?? []), ...walk.notes];
+  return files;
+}

@@ -1,0 +1,22 @@
+// The Claude Code importer: transcripts under `<config>/projects/<slug>/`, sub-agent files and
+// inline sidechains as child sessions, usage counted once per API response.
+
+import { defineImporter } from '../importer.js';
+import { discoverClaudeCode } from './discover.js';
+import { createClaudeCodeParser } from './parser.js';
+import { defaultClaudeRoots, detectClaudeCode } from './roots.js';
+import { summarizeClaudeCode } from './summarize.js';
+
+/**
+ * @example const result = await runImporter(claudeCode, `${home}/.claude`);
+ */
+export const claudeCode = defineImporter({
+  format: 'claude-code',
+  description:
+    'Claude Code transcripts (~/.claude or CLAUDE_CONFIG_DIR: projects/<slug>/<session>.jsonl), with sub-agents and sidechains as child sessions.',
+  detect: detectClaudeCode,
+  defaultRoots: defaultClaudeRoots,
+  discover: discoverClaudeCode,
+  createParser: createClaudeCodeParser,
+  summarize: summarizeClaudeCode,
+});
