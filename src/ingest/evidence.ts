@@ -18,7 +18,7 @@ export function lineHash(bytes: Buffer): Buffer {
 /** Deflate on libuv's thread pool, so compression runs on the other core while this one parses. */
 function deflateAsync(raw: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    deflateRaw(raw, { level: COMPRESSION_LEVEL }, (err, out) => (err ? reject(err) : resolve(out))),
+    deflateRaw(raw, { level: COMPRESSION_LEVEL, chunkSize: 256 * 1024 }, (err, out) => (err ? reject(err) : resolve(out))),
   );
 }
 

@@ -136,6 +136,52 @@ export function storedEventFromRow(r: EventRowDb): StoredEvent {
   };
 }
 
+/**
+ * The summariser's hot path: an event from a raw row (column order of the writer's
+ * sessionEvents statement), without building an intermediate object per row.
+ */
+export function eventFromRaw(r: unknown[], sessionId: string, files: Map<number, { ledger: string; rel_path: string }>): StoredEvent {
+  const file = files.get(r[1] as number);
+  const ids: StoredEvent['ids'] = {};
+  if (r[9] !== null) ids.workOrder = r[9] as string;
+  if (r[10] !== null) ids.toolCall = r[10] as string;
+  if (r[11] !== null) ids.message = r[11] as string;
+  if (r[12] !== null) ids.request = r[12] as string;
+  if (r[13] !== null) ids.agent = r[13] as string;
+  if (r[14] !== null) ids.entry = r[14] as string;
+  return {
+    seq: r[0] as number,
+    sessionId,
+    ledger: file?.ledger ?? '',
+    file: file?.rel_path ?? '',
+    lineNumber: r[2] as number,
+    part: r[3] as number,
+    tsKey: r[4] as string | null,
+    type: r[5] as string,
+    kind: r[6] as EventKind,
+    actor: r[7] as string | null,
+    turn: r[8] as number | null,
+    ids,
+    tiebreak: r[15] as string,
+    ledgerRank: r[16] as number,
+    usage:
+      r[17] === null
+        ? null
+        : {
+            key: r[17] as string,
+            model: r[18] as string | null,
+            input: (r[19] as number | null) ?? 0,
+            output: (r[20] as number | null) ?? 0,
+            cacheWrite: (r[21] as number | null) ?? 0,
+            cacheRead: (r[22] as number | null) ?? 0,
+          },
+    toolName: r[23] as string | null,
+    toolStatus: r[24] as StoredEvent['toolStatus'],
+    summary: r[25] as string,
+    attrs: r[26] ? (JSON.parse(r[26] as string) as Record<string, unknown>) : {},
+  };
+}
+
 export interface SessionRowDb {
   id: string;
   format: string;

@@ -7,7 +7,7 @@ import { compareTimeline } from '../../core/timeline-order.js';
 import type { Defect, Format, SessionFacts } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
-import { fileFromRow, storedEventFromRow, type FileRowDb } from './rows.js';
+import { eventFromRaw, fileFromRow, type FileRowDb } from './rows.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 
 /** Input bytes per commit when batches are grouped. */
@@ -84,8 +84,14 @@ export class SqliteIngestWriter implements IngestWriter {
       dirty: db.prepare('SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id'),
       // Read in index order and sort in memory (compareTimeline): a SQL sort over the join costs
       // a temporary B-tree per session.
-      sessionEvents: db.prepare(`SELECT e.*, f.ledger, f.rel_path, s.id AS session_id FROM events e
-        JOIN files f ON f.id = e.file_id JOIN sessions s ON s.sid = e.sid WHERE e.sid = ? ORDER BY e.seq`),
+      sessionEvents: db
+        .prepare(
+          `SELECT seq, file_id, line_number, part, ts_key, type, kind, actor, turn, wo_id, tool_call_id, message_id,
+           request_id, agent_id, entry_id, tiebreak, ledger_rank, usage_key, model, tok_in, tok_out, tok_cw, tok_cr,
+           tool_name, tool_status, summary, attrs FROM events WHERE sid = ? ORDER BY seq`,
+        )
+        .raw(true),
+      fileNames: db.prepare('SELECT id, ledger, rel_path FROM files'),
     };
   }
 
@@ -273,6 +279,9 @@ export class SqliteIngestWriter implements IngestWriter {
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
     this.commitGroup();
+    const files = new Map(
+      (this.st.fileNames.all() as { id: number; ledger: string; rel_path: string }[]).map((f) => [f.id, f]),
+    );
     const dirty = this.st.dirty.all() as { sid: number; id: string; format: Format; facts: string; root_id: number }[];
     // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
     let pending: (() => void)[] = [];
@@ -284,8 +293,8 @@ export class SqliteIngestWriter implements IngestWriter {
       pendingEvents = 0;
     };
     for (const row of dirty) {
-      const events: StoredEvent[] = (this.st.sessionEvents.all(row.sid) as Parameters<typeof storedEventFromRow>[0][])
-        .map(storedEventFromRow)
+      const events = (this.st.sessionEvents.all(row.sid) as unknown[][])
+        .map((r) => eventFromRaw(r, row.id, files))
         .sort(compareTimeline);
       const facts = JSON.parse(row.facts) as SessionFacts;
       const out = summarize(row.format, { facts, events });
