@@ -4,6 +4,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { unpackLines } from '../src/store/sqlite/line-index.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 export const REPO = resolve(import.meta.dirname, '..');
@@ -42,12 +43,19 @@ export function fingerprint(store: SqliteStore): string {
        FROM events e JOIN sessions s ON s.sid = e.sid JOIN files f ON f.id = e.file_id ORDER BY s.id, e.seq`,
     )
     .all();
-  const lines = db
-    .prepare(
-      `SELECT f.rel_path, f.generation, l.line_number, l.offset, l.length, hex(l.hash) AS hash, l.status
-       FROM lines l JOIN files f ON f.id = l.file_id ORDER BY f.rel_path, f.generation, l.line_number`,
-    )
-    .all();
+  // Per line, not per block: block boundaries depend on when each ingest ran, lines do not.
+  const lines = (
+    db
+      .prepare(
+        `SELECT f.rel_path, f.generation, b.first_line, b.first_offset, b.line_index FROM blocks b
+         JOIN files f ON f.id = b.file_id ORDER BY f.rel_path, f.generation, b.first_line`,
+      )
+      .all() as { rel_path: string; generation: number; first_line: number; first_offset: number; line_index: Buffer }[]
+  ).flatMap((b) =>
+    unpackLines(b.line_index, b.first_line, b.first_offset).map(
+      (l) => `${b.rel_path}#${b.generation}:${l.lineNumber}@${l.offset}+${l.length} ${l.status} ${l.hash.toString('hex')}`,
+    ),
+  );
   const defects = db
     .prepare('SELECT rel_path, line, severity, kind, message, session_id FROM defects ORDER BY rel_path, line, kind, message')
     .all();

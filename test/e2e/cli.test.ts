@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { FIXTURES, runCli, tempDir } from '../helpers.js';
+import { FIXTURES, REPO, runCli, tempDir } from '../helpers.js';
 
 describe('hindsight CLI', () => {
   const db = join(tempDir('hs-cli-'), 'h.db');
@@ -129,5 +129,20 @@ describe('hindsight CLI', () => {
     const res = runCli(['tool', 'sources', '{}', '--db', nested]);
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ status: 'ok', totals: { files: 0 } });
+  });
+});
+
+describe('npm run demo', () => {
+  it('generates, ingests and shows sessions of all three formats without a server', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const res = spawnSync(process.execPath, [join(REPO, 'dist', 'demo', 'run-demo.js')], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
+    expect(res.status).toBe(0);
+    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions', '4. hindsight session', '5. hindsight tool raw_lines', 'Try next']) {
+      expect(res.stdout).toContain(section);
+    }
+    expect(res.stdout).toMatch(/claude-code/);
+    expect(res.stdout).toMatch(/amplifier/);
+    expect(res.stdout).toMatch(/control-plane/);
+    expect(res.stdout).toMatch(/Re-ingest of the unchanged corpus: (\d+)\/\1 files skipped/);
   });
 });

@@ -55,18 +55,19 @@ export function emitProgress(scope: LineScope): void {
   if (progress === 'agent_progress') {
     // Mirrors of a sub-agent's messages, usage included: never counted (the sub-agent file is).
     agent = asId(data?.agentId);
-    if (agent !== undefined) {
+    // Progress lines are most of a transcript: keep their stored attrs small (the agent id is
+    // in ids.agent; the child link only on the first line that announces the sub-agent).
+    if (agent !== undefined && remember(state.agentsSeen, agent)) {
+      kind = 'subagent_start';
       attrs.agentId = agent;
       if (scope.sessionId !== undefined) attrs.childSessionId = `${scope.sessionId}:${agent}`;
-      if (remember(state.agentsSeen, agent)) kind = 'subagent_start';
     }
     const inner = asStr(asObj(data?.message)?.type);
     summary = `sub-agent ${agent ?? '?'}${inner ? ` ${inner}` : ''}`;
   } else if (progress === 'hook_progress') {
     const hookName = asStr(data?.hookName);
     const hookEvent = asStr(data?.hookEvent);
-    if (hookName !== undefined) attrs.hookName = hookName;
-    if (hookEvent !== undefined) attrs.hookEvent = hookEvent;
+    if (hookEvent !== undefined) attrs.hookEvent = hookEvent; // the hook's name is in the summary
     summary = `hook ${hookName ?? hookEvent ?? ''}`.trim();
   }
   scope.emit({

@@ -53,29 +53,20 @@ CREATE TABLE files (
 CREATE INDEX files_live ON files(path) WHERE superseded = 0;
 CREATE INDEX files_session ON files(session_id);
 
--- One row per physical line: where it was, its hash, its block. Raw bytes live in blocks.
-CREATE TABLE lines (
-  file_id INTEGER NOT NULL,
-  line_number INTEGER NOT NULL,
-  offset INTEGER NOT NULL,
-  length INTEGER NOT NULL,
-  hash BLOB NOT NULL,
-  status INTEGER NOT NULL,
-  block_id INTEGER NOT NULL,
-  PRIMARY KEY (file_id, line_number)
-) WITHOUT ROWID;
-
 -- Consecutive lines of a file, deflated together (block compression: 2x smaller and 4x faster
 -- than line by line). data inflates to the file's bytes [first_offset, first_offset + raw_bytes).
+-- line_index packs each line's length, status and hash (line-index.ts): offsets follow from it.
 CREATE TABLE blocks (
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL,
   first_line INTEGER NOT NULL,
+  line_count INTEGER NOT NULL,
   first_offset INTEGER NOT NULL,
   raw_bytes INTEGER NOT NULL,
+  line_index BLOB NOT NULL,
   data BLOB NOT NULL
 );
-CREATE INDEX blocks_file ON blocks(file_id, first_line);
+CREATE UNIQUE INDEX blocks_file ON blocks(file_id, first_line);
 
 CREATE TABLE sessions (
   sid INTEGER PRIMARY KEY,

@@ -18,11 +18,11 @@ import type {
   StoreTotals,
 } from '../store.js';
 import { acquireIngestLock } from './ingest-lock.js';
+import { unpackLines } from './line-index.js';
 import { migrate } from './migrations.js';
 import { sessionFromRow, storedEventFromRow, type EventRowDb, type SessionRowDb } from './rows.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
 
-const STATUS_NAME = ['ok', 'blank', 'bad', 'incomplete'] as const;
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -135,47 +135,42 @@ export class SqliteStore implements Store {
   async rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]> {
     const out: RawLineRow[] = [];
     let skip = from - 1;
-    const count = this.db.prepare('SELECT count(*) AS n FROM lines WHERE file_id = ?');
-    const relPath = this.db.prepare('SELECT rel_path FROM files WHERE id = ?');
-    const page = this.db.prepare(
-      'SELECT line_number, offset, length, hash, status, block_id FROM lines WHERE file_id = ? ORDER BY line_number LIMIT ? OFFSET ?',
+    const fileInfo = this.db.prepare('SELECT rel_path, lines FROM files WHERE id = ?');
+    const blocksFrom = this.db.prepare(
+      `SELECT first_line, first_offset, line_index, data FROM blocks WHERE file_id = ? AND first_line + line_count > ?
+       ORDER BY first_line`,
     );
-    const blockStmt = this.db.prepare('SELECT first_offset, data FROM blocks WHERE id = ?');
-    const blocks = new Map<number, { firstOffset: number; raw: Buffer }>();
     for (const fileId of fileIds) {
       if (out.length >= limit) break;
-      const n = (count.get(fileId) as { n: number }).n;
-      if (skip >= n) {
-        skip -= n;
+      const info = fileInfo.get(fileId) as { rel_path: string; lines: number };
+      if (skip >= info.lines) {
+        skip -= info.lines;
         continue;
       }
-      const file = (relPath.get(fileId) as { rel_path: string }).rel_path;
-      const rows = page.all(fileId, limit - out.length, skip) as {
-        line_number: number;
-        offset: number;
-        length: number;
-        hash: Buffer;
-        status: number;
-        block_id: number;
-      }[];
+      const wantLine = skip + 1;
       skip = 0;
-      for (const r of rows) {
-        let block = blocks.get(r.block_id);
-        if (!block) {
-          const b = blockStmt.get(r.block_id) as { first_offset: number; data: Buffer };
-          block = { firstOffset: b.first_offset, raw: inflateRawSync(b.data) };
-          blocks.set(r.block_id, block);
+      for (const b of blocksFrom.iterate(fileId, wantLine) as Iterable<{
+        first_line: number;
+        first_offset: number;
+        line_index: Buffer;
+        data: Buffer;
+      }>) {
+        const raw = inflateRawSync(b.data);
+        for (const l of unpackLines(b.line_index, b.first_line, b.first_offset)) {
+          if (l.lineNumber < wantLine) continue;
+          const start = l.offset - b.first_offset;
+          out.push({
+            file: info.rel_path,
+            fileId,
+            lineNumber: l.lineNumber,
+            offset: l.offset,
+            raw: raw.subarray(start, start + l.length),
+            status: l.status,
+            hash: l.hash.toString('hex'),
+          });
+          if (out.length >= limit) break;
         }
-        const start = r.offset - block.firstOffset;
-        out.push({
-          file,
-          fileId,
-          lineNumber: r.line_number,
-          offset: r.offset,
-          raw: block.raw.subarray(start, start + r.length),
-          status: STATUS_NAME[r.status] ?? 'ok',
-          hash: r.hash.toString('hex'),
-        });
+        if (out.length >= limit) break;
       }
     }
     return out;

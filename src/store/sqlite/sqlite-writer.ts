@@ -8,12 +8,12 @@ import type { Defect, Format, SessionFacts } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
 import { eventFromRaw, fileFromRow, type FileRowDb } from './rows.js';
+import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 
 /** Input bytes per commit when batches are grouped. */
 const GROUP_BYTES = 4 * 1024 * 1024;
 
-const STATUS_CODE = { ok: 0, blank: 1, bad: 2, incomplete: 3 } as const;
 
 interface SessionCache {
   sid: number;
@@ -41,9 +41,8 @@ export class SqliteIngestWriter implements IngestWriter {
       insertFile: db.prepare(`INSERT INTO files (root_id, path, rel_path, format, ledger, ledger_rank, session_id, kind,
         evidence_only, chain_group, generation) VALUES (@rootId, @path, @relPath, @format, @ledger, @ledgerRank, @sessionId,
         @kind, @evidenceOnly, @chainGroup, @generation)`),
-      insertBlock: db.prepare('INSERT INTO blocks (file_id, first_line, first_offset, raw_bytes, data) VALUES (?, ?, ?, ?, ?)'),
-      insertLine: db.prepare(
-        'INSERT OR REPLACE INTO lines (file_id, line_number, offset, length, hash, status, block_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      insertBlock: db.prepare(
+        'INSERT INTO blocks (file_id, first_line, line_count, first_offset, raw_bytes, line_index, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       sessionById: db.prepare('SELECT sid, facts, next_seq FROM sessions WHERE id = ?'),
       insertSession: db.prepare(
@@ -64,7 +63,9 @@ export class SqliteIngestWriter implements IngestWriter {
       checkpoint: db.prepare(`UPDATE files SET size = @size, mtime_ms = @mtimeMs, offset = @offset, next_line = @nextLine,
         last_ts_key = @lastTsKey, parser_state = @parserState, content_hash = coalesce(@contentHash, content_hash),
         lines = lines + @lines, bad_lines = bad_lines + @badLines, events = events + @events WHERE id = @id`),
-      lineAt: db.prepare('SELECT offset, length, hash FROM lines WHERE file_id = ? AND line_number = ?'),
+      blockOfLine: db.prepare(
+        'SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line <= ? ORDER BY first_line DESC LIMIT 1',
+      ),
       touch: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?'),
       supersede: db.prepare('UPDATE files SET superseded = 1, superseded_reason = ? WHERE id = ?'),
       sessionsOfFile: db.prepare('SELECT DISTINCT sid FROM events WHERE file_id = ?'),
@@ -72,12 +73,9 @@ export class SqliteIngestWriter implements IngestWriter {
       eventIdsOfFileFrom: db.prepare('SELECT id FROM events WHERE file_id = ? AND line_number >= ?'),
       deleteFts: db.prepare('DELETE FROM message_fts WHERE rowid = ?'),
       deleteEventsFrom: db.prepare('DELETE FROM events WHERE file_id = ? AND line_number >= ?'),
-      deleteLinesFrom: db.prepare('DELETE FROM lines WHERE file_id = ? AND line_number >= ?'),
       deleteBlocksFrom: db.prepare('DELETE FROM blocks WHERE file_id = ? AND first_line >= ?'),
       deleteDefectsFrom: db.prepare('DELETE FROM defects WHERE file_id = ? AND line >= ? AND derived = 0'),
-      countLinesFrom: db.prepare(
-        "SELECT count(*) AS n, sum(status = 2) AS bad FROM lines WHERE file_id = ? AND line_number >= ?",
-      ),
+      blocksFrom: db.prepare('SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line >= ?'),
       countEventsFrom: db.prepare('SELECT count(*) AS n FROM events WHERE file_id = ? AND line_number >= ?'),
       adjustCounts: db.prepare('UPDATE files SET lines = lines - ?, bad_lines = bad_lines - ?, events = events - ? WHERE id = ?'),
       sidDirty: db.prepare('UPDATE sessions SET dirty = 1 WHERE sid = ?'),
@@ -161,12 +159,14 @@ export class SqliteIngestWriter implements IngestWriter {
         const from = batch.clearFromLine;
         for (const { sid } of this.st.sessionsOfFileFrom.all(file.id, from) as { sid: number }[]) this.st.sidDirty.run(sid);
         for (const { id } of this.st.eventIdsOfFileFrom.all(file.id, from) as { id: number }[]) this.st.deleteFts.run(id);
-        const lc = this.st.countLinesFrom.get(file.id, from) as { n: number; bad: number | null };
-        removedLines = lc.n;
-        removedBad = lc.bad ?? 0;
+        for (const b of this.st.blocksFrom.all(file.id, from) as { first_line: number; first_offset: number; line_index: Buffer }[]) {
+          for (const l of unpackLines(b.line_index, b.first_line, b.first_offset)) {
+            removedLines++;
+            if (l.status === 'bad') removedBad++;
+          }
+        }
         removedEvents = (this.st.countEventsFrom.get(file.id, from) as { n: number }).n;
         this.st.deleteEventsFrom.run(file.id, from);
-        this.st.deleteLinesFrom.run(file.id, from);
         this.st.deleteBlocksFrom.run(file.id, from);
         this.st.deleteDefectsFrom.run(file.id, from);
         this.st.adjustCounts.run(removedLines, removedBad, removedEvents, file.id);
@@ -174,14 +174,11 @@ export class SqliteIngestWriter implements IngestWriter {
       let lines = 0;
       let bad = 0;
       for (const block of batch.blocks) {
-        const blockId = Number(
-          this.st.insertBlock.run(file.id, block.firstLine, block.firstOffset, block.rawBytes, block.data).lastInsertRowid,
+        this.st.insertBlock.run(
+          file.id, block.firstLine, block.lines.length, block.firstOffset, block.rawBytes, packLines(block.lines), block.data,
         );
-        for (const l of block.lines) {
-          this.st.insertLine.run(file.id, l.lineNumber, l.offset, l.length, l.hash, STATUS_CODE[l.status], blockId);
-          lines++;
-          if (l.status === 'bad') bad++;
-        }
+        lines += block.lines.length;
+        for (const l of block.lines) if (l.status === 'bad') bad++;
       }
       for (const f of batch.layoutFacts ?? []) {
         const s = this.session(f.id, f.format, file.rootId);
@@ -269,8 +266,9 @@ export class SqliteIngestWriter implements IngestWriter {
   }
 
   async lineAt(fileId: number, lineNumber: number): Promise<{ offset: number; length: number; hash: Buffer } | null> {
-    const row = this.st.lineAt.get(fileId, lineNumber) as { offset: number; length: number; hash: Buffer } | undefined;
-    return row ?? null;
+    const b = this.st.blockOfLine.get(fileId, lineNumber) as { first_line: number; first_offset: number; line_index: Buffer } | undefined;
+    if (!b) return null;
+    return unpackLines(b.line_index, b.first_line, b.first_offset).find((l) => l.lineNumber === lineNumber) ?? null;
   }
 
   async touchFile(fileId: number, cp: Pick<FileCheckpoint, 'size' | 'mtimeMs'>): Promise<void> {
