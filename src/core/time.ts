@@ -16,6 +16,8 @@ const ISO_RE =
  */
 export function toTimeKey(value: unknown): string | null {
   if (typeof value !== 'string') return null;
+  const fast = fastUtcKey(value);
+  if (fast !== null) return fast;
   const m = ISO_RE.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, off] = m;
@@ -26,12 +28,45 @@ export function toTimeKey(value: unknown): string | null {
     const digits = off.slice(1).replace(':', '');
     offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
   }
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s ?? '0') > 60) {
+    return null;
+  }
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? '0'));
   if (!Number.isFinite(ms)) return null;
   const date = new Date(ms - offsetMinutes * 60_000);
   if (Number.isNaN(date.getTime())) return null;
   const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.000Z
   return `${iso.slice(0, 19)}.${fracDigits}Z`;
+}
+
+const DIGITS = '000000000';
+
+/**
+ * The common UTC spellings (`…SS.sssZ`, `…SS.ffffff+00:00`, `…SS+00:00`) without a regex or a
+ * Date: this runs once per event. Anything else (other offsets, odd shapes) returns null and
+ * takes the general path, which also validates the calendar.
+ */
+function fastUtcKey(v: string): string | null {
+  if (v.length < 20 || v.charCodeAt(10) !== 0x54 /* T */ || v.charCodeAt(4) !== 0x2d || v.charCodeAt(19) === undefined) return null;
+  let end: number;
+  if (v.endsWith('Z')) end = v.length - 1;
+  else if (v.endsWith('+00:00')) end = v.length - 6;
+  else return null;
+  const month = Number(v.slice(5, 7));
+  const day = Number(v.slice(8, 10));
+  const hour = Number(v.slice(11, 13));
+  const minute = Number(v.slice(14, 16));
+  const second = Number(v.slice(17, 19));
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59)) return null;
+  if (v.charCodeAt(7) !== 0x2d || v.charCodeAt(13) !== 0x3a || v.charCodeAt(16) !== 0x3a) return null;
+  if (end === 19) return `${v.slice(0, 19)}.${DIGITS}Z`;
+  if (v.charCodeAt(19) !== 0x2e || end - 20 > 9 || end - 20 < 1) return null;
+  const frac = v.slice(20, end);
+  for (let i = 0; i < frac.length; i++) {
+    const c = frac.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return null;
+  }
+  return `${v.slice(0, 19)}.${frac}${DIGITS.slice(frac.length)}Z`;
 }
 
 /** The output form of a key: `YYYY-MM-DDTHH:MM:SS.sssZ`. */

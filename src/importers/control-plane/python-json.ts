@@ -78,7 +78,7 @@ class Canonicalizer {
     const c = this.src.charCodeAt(this.i);
     if (c === 0x7b) return this.object(null);
     if (c === 0x5b) return this.array();
-    if (c === QUOTE) return this.string().text;
+    if (c === QUOTE) return this.string(false).text;
     return this.scalar();
   }
 
@@ -92,7 +92,7 @@ class Canonicalizer {
     const members: Member[] = [];
     for (;;) {
       this.ws();
-      const key = this.string();
+      const key = this.string(true);
       this.ws();
       this.expect(0x3a);
       this.ws();
@@ -130,7 +130,8 @@ class Canonicalizer {
     return `${out}]`;
   }
 
-  private string(): { decoded: string; text: string } {
+  /** A string token; `decode` only for keys (values are copied, never needed decoded). */
+  private string(decode: boolean): { decoded: string; text: string } {
     const s = this.src;
     const start = this.i;
     if (s.charCodeAt(start) !== QUOTE) throw new SyntaxError(`expected a string at ${start}`);
@@ -141,31 +142,34 @@ class Canonicalizer {
       // Fast path: no escapes, so the token is already what Python writes (the pipeline's
       // JSON.parse has rejected raw control characters).
       this.i = close + 1;
-      return { decoded: s.slice(start + 1, close), text: s.slice(start, close + 1) };
+      return { decoded: decode ? s.slice(start + 1, close) : '', text: s.slice(start, close + 1) };
     }
-    let j = start + 1;
+    // Jump from escape to escape with indexOf rather than walking every character.
     let canonical = true;
+    let j = start + 1;
     for (;;) {
-      const c = s.charCodeAt(j);
-      if (Number.isNaN(c)) throw new SyntaxError('unterminated string');
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) {
-        const e = s[j + 1];
-        if (e === 'u') {
-          const hex = s.slice(j + 2, j + 6);
-          if (parseInt(hex, 16) >= 0x20 || hex !== hex.toLowerCase()) canonical = false;
-          j += 6;
-        } else {
-          if (e === '/') canonical = false;
-          j += 2;
-        }
-      } else {
-        j++;
+      const quote = s.indexOf('"', j);
+      if (quote === -1) throw new SyntaxError('unterminated string');
+      const slash = this.nextBackslash >= j ? this.nextBackslash : this.findBackslash(j);
+      if (slash > quote) {
+        j = quote;
+        break;
       }
+      const e = s[slash + 1];
+      if (e === 'u') {
+        const hex = s.slice(slash + 2, slash + 6);
+        if (parseInt(hex, 16) >= 0x20 || hex !== hex.toLowerCase()) canonical = false;
+        j = slash + 6;
+      } else {
+        if (e === '/') canonical = false;
+        j = slash + 2;
+      }
+      this.nextBackslash = this.findBackslash(j);
     }
     this.i = j + 1;
-    this.nextBackslash = this.findBackslash(this.i);
+    if (this.nextBackslash < this.i) this.nextBackslash = this.findBackslash(this.i);
     const token = s.slice(start, j + 1);
+    if (canonical && !decode) return { decoded: '', text: token };
     const decoded = JSON.parse(token) as string;
     return { decoded, text: canonical ? token : pyJsonString(decoded) };
   }
