@@ -53,7 +53,7 @@ export interface EvidenceLine {
   status: 'ok' | 'blank' | 'bad' | 'incomplete';
 }
 
-/** Consecutive lines of one file compressed together: `data` inflates to the file's bytes [firstOffset, firstOffset + rawBytes). */
+/** Consecutive lines of one file compressed together (brotli): `data` decompresses to the file's bytes [firstOffset, firstOffset + rawBytes). */
 export interface EvidenceBlock {
   firstLine: number;
   firstOffset: number;

@@ -11,7 +11,7 @@ type Obj = Record<string, unknown>;
 /** Bounds of the attrs kept per event (the full entry stays in the raw line). */
 export const USER_MESSAGE_CHARS = 2000;
 export const RESPONSE_PREVIEW_CHARS = 200;
-const ATTR_TEXT_CHARS = 300;
+const ATTR_TEXT_CHARS = 200;
 
 function bound(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
@@ -26,26 +26,34 @@ const clip = (v: unknown, max = 200): string => {
 };
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-// Scalar metadata fields worth keeping beside the event; long strings are bounded.
+// Scalar metadata fields worth keeping beside the event; long strings are bounded. Fields the
+// event already carries elsewhere (tokens and model in usage, tool id and status in their
+// columns, argument previews in the summary) are not repeated: the full entry is one raw line
+// away, and every byte here is paid once per entry in the store.
 const SCALAR_ATTRS = new Set([
   'wo_type', 'tier_target', 'turn_count', 'error_code', 'error_message', 'error', 'governance_violation',
-  'tool_id', 'status', 'tool_error', 'args_summary', 'result_summary', 'args_bytes', 'result_bytes',
-  'input_tokens', 'output_tokens', 'total_tokens', 'latency_ms', 'finish_reason', 'outcome', 'retry_attempt',
-  'will_retry', 'retryable', 'max_retries', 'final_decision', 'contract_id', 'intent_id', 'objective',
-  'remaining', 'token_limit', 'cost_incurred', 'budget_mode', 'message', 'mode', 'hash_changed', 'error_type',
+  'tool_error', 'args_bytes', 'result_bytes', 'latency_ms', 'finish_reason', 'outcome', 'retry_attempt',
+  'will_retry', 'retryable', 'max_retries', 'final_decision', 'intent_id', 'objective', 'remaining', 'token_limit',
+  'cost_incurred', 'budget_mode', 'message', 'mode', 'error_type',
+]);
+
+// Entries whose reason is the finding itself (warnings, failures, gates); elsewhere it repeats the type.
+const REASON_TYPES = new Set([
+  'DEGRADATION', 'ESCALATION', 'BUDGET_WARNING', 'PROMPT_REJECTED', 'WO_FAILED', 'WO_QUALITY_GATE', 'SESSION_END',
 ]);
 
 function pickAttrs(entry: Obj, m: Obj, type: string, decision: string): Obj {
   const attrs: Obj = { decision };
   const reason = str(entry.reason);
-  if (reason) attrs.reason = bound(reason, ATTR_TEXT_CHARS);
+  if (reason && (REASON_TYPES.has(type) || decision.includes('ERROR'))) attrs.reason = bound(reason, ATTR_TEXT_CHARS);
   for (const k of Object.keys(m)) {
     if (!SCALAR_ATTRS.has(k)) continue;
     const v = m[k];
-    if (typeof v === 'string') attrs[k] = bound(v, ATTR_TEXT_CHARS);
-    else if (typeof v === 'number' || typeof v === 'boolean') attrs[k] = v;
+    if (typeof v === 'string') {
+      if (v !== '') attrs[k] = bound(v, ATTR_TEXT_CHARS);
+    } else if (typeof v === 'number' || typeof v === 'boolean') attrs[k] = v;
   }
-  if (typeof m.model_id === 'string') attrs.model = m.model_id;
+  if (typeof m.model_id === 'string' && !('input_tokens' in m)) attrs.model = m.model_id;
   for (const k of ['cost', 'total_cost'] as const) {
     const c = m[k];
     if (typeof c === 'object' && c !== null && !Array.isArray(c)) {

@@ -53,8 +53,9 @@ CREATE TABLE files (
 CREATE INDEX files_live ON files(path) WHERE superseded = 0;
 CREATE INDEX files_session ON files(session_id);
 
--- Consecutive lines of a file, deflated together (block compression: 2x smaller and 4x faster
--- than line by line). data inflates to the file's bytes [first_offset, first_offset + raw_bytes).
+-- Consecutive lines of a file, brotli-compressed together (block compression: 2x smaller and
+-- 4x faster than line by line). data decompresses to the file's bytes
+-- [first_offset, first_offset + raw_bytes).
 -- line_index packs each line's length, status and hash (line-index.ts): offsets follow from it.
 CREATE TABLE blocks (
   id INTEGER PRIMARY KEY,

@@ -2,7 +2,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { StoredEvent } from '../../importers/importer.js';
 import type {
@@ -155,7 +155,7 @@ export class SqliteStore implements Store {
         line_index: Buffer;
         data: Buffer;
       }>) {
-        const raw = inflateRawSync(b.data);
+        const raw = brotliDecompressSync(b.data);
         for (const l of unpackLines(b.line_index, b.first_line, b.first_offset)) {
           if (l.lineNumber < wantLine) continue;
           const start = l.offset - b.first_offset;
