@@ -16,21 +16,21 @@ export function lineHash(bytes: Buffer): Buffer {
   return createHash('sha256').update(bytes).digest().subarray(0, 16);
 }
 
-/** Compress on libuv's thread pool, so compression runs on the other core while this one parses. */
-function compressAsync(raw: Buffer): Promise<Buffer> {
+const BROTLI_OPTIONS = (size: number) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+    [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+  },
+});
+
+/**
+ * Compress one block on libuv's thread pool: it starts as soon as the block is sealed and runs
+ * while parsing goes on, so compression fills whatever core the parser and the writer leave idle.
+ */
+export function compressBlock(raw: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    brotliCompress(
-      raw,
-      {
-        chunkSize: 256 * 1024,
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        },
-      },
-      (err, out) => (err ? reject(err) : resolve(out)),
-    ),
+    brotliCompress(raw, BROTLI_OPTIONS(raw.length), (err, out) => (err ? reject(err) : resolve(out))),
   );
 }
 
@@ -69,7 +69,7 @@ export class EvidenceBuilder {
     if (this.lines.length === 0) return;
     const raw = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partBytes);
     const block = { firstLine: this.firstLine, firstOffset: this.firstOffset, rawBytes: raw.length, lines: this.lines };
-    this.done.push(compressAsync(raw).then((data) => ({ ...block, data })));
+    this.done.push(compressBlock(raw).then((data) => ({ ...block, data })));
     this.parts = [];
     this.partBytes = 0;
     this.lines = [];

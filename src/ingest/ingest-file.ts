@@ -1,16 +1,17 @@
-// Ingesting one source file incrementally: skip it when unchanged, resume after the last committed
-// line when it grew, start a new generation (keeping the old evidence) when it was rewritten.
+// Ingesting one source file incrementally. Planning (on the writer's thread) decides: skip it
+// when unchanged, resume after the last committed line when it grew, start a new generation
+// (keeping the old evidence) when it was rewritten. Running commits the parsed chunks, each
+// batch atomically with the file's new checkpoint.
 
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Defect, SessionFacts } from '../core/model.js';
-import type { Importer, LineParser, SourceFile } from '../importers/importer.js';
-import type { FileRecord, IngestWriter } from '../store/store.js';
+import type { Importer, SourceFile } from '../importers/importer.js';
+import type { EvidenceBlock, FileCheckpoint, FileRecord, IngestWriter } from '../store/store.js';
+import type { ChunkResult, ParseJob } from './chunk-parser.js';
 import { EvidenceBuilder, lineHash } from './evidence.js';
-import { parseDocumentFile, parseJsonlFile, type FileSink, type ParsedEvent } from './parse-file.js';
-
-/** Bytes of input per committed batch: small enough to bound memory, big enough to amortise commits. */
-export const BATCH_BYTES = 4 * 1024 * 1024;
+import { InProcessParser, type ParseExecutor } from './parse-executor.js';
+import { parseDocumentFile, type ParsedEvent } from './parse-file.js';
 
 export interface FileOutcome {
   unchanged: boolean;
@@ -20,62 +21,20 @@ export interface FileOutcome {
   badLines: number;
   bytes: number;
   defects: number;
-  /** The parser's final snapshot (the next file of a chain group starts from it). */
-  finalState: unknown;
 }
 
-interface Options {
-  chainState?: unknown;
-  onBytes?: (n: number) => void;
-}
+/** How a chain group continues: from a state stored earlier, or from the file the executor just parsed. */
+export type ChainLink = { fromExecutor: true } | { fromExecutor: false; state: unknown };
 
-const DUPLICATE_WINDOW = 200_000;
+export type FilePlan =
+  | { kind: 'skip'; outcome: FileOutcome }
+  | { kind: 'document'; record: FileRecord; source: SourceFile; importer: Importer; stat: Stats; bytes: Buffer; contentHash: string; outcome: FileOutcome }
+  | { kind: 'parse'; record: FileRecord; source: SourceFile; stat: Stats; job: ParseJob; clearFromLine?: number; first: { defects: Defect[]; facts: SessionFacts[] }; outcome: FileOutcome };
 
-class BatchSink {
-  evidence = new EvidenceBuilder();
-  events: ParsedEvent[] = [];
-  defects: Defect[] = [];
-  facts: SessionFacts[] = [];
-  layoutFacts: SessionFacts[] = [];
-  badLines = 0;
-  /** Line hashes seen in this run, to report exact duplicate lines (bounded: memory must not grow with the file). */
-  private seen = new Map<string, number>();
-  constructor(private readonly source: SourceFile) {}
-  line(lineNumber: number, offset: number, bytes: Buffer, status: 'ok' | 'blank' | 'bad' | 'incomplete'): void {
-    const hash = this.evidence.add(lineNumber, offset, bytes, status);
-    if (status === 'bad') this.badLines++;
-    if (status === 'blank' || status === 'incomplete' || this.source.kind === 'document') return;
-    const key = hash.toString('latin1');
-    const first = this.seen.get(key);
-    if (first !== undefined) {
-      this.defects.push({
-        severity: 'info',
-        kind: 'duplicate_line',
-        file: this.source.relPath,
-        line: lineNumber,
-        message: `same bytes as line ${first} (kept; a writer repeated itself or a file was concatenated)`,
-        sessionId: this.source.sessionId ?? null,
-      });
-    } else if (this.seen.size < DUPLICATE_WINDOW) {
-      this.seen.set(key, lineNumber);
-    }
-  }
-  event(e: ParsedEvent): void {
-    this.events.push(e);
-  }
-  defect(d: Defect): void {
-    this.defects.push(d);
-  }
-  facts_(f: SessionFacts): void {
-    this.facts.push(f);
-  }
-  reset(): void {
-    this.events = [];
-    this.defects = [];
-    this.facts = [];
-    this.layoutFacts = [];
-    this.badLines = 0;
-  }
+let nextJobId = 1;
+
+function emptyOutcome(): FileOutcome {
+  return { unchanged: false, rewritten: false, events: 0, lines: 0, badLines: 0, bytes: 0, defects: 0 };
 }
 
 function readAt(path: string, offset: number, length: number): Buffer | null {
@@ -97,37 +56,39 @@ async function wasRewritten(writer: IngestWriter, file: FileRecord, size: number
     const stored = await writer.lineAt(file.id, lineNumber);
     if (!stored) continue;
     const now = readAt(file.path, stored.offset, stored.length);
-    if (!now || !lineHash(now).equals(stored.hash)) return `line ${lineNumber} no longer holds the bytes stored at the last ingest`;
+    if (!now || !lineHash(now).equals(Buffer.from(stored.hash))) {
+      return `line ${lineNumber} no longer holds the bytes stored at the last ingest`;
+    }
   }
   return null;
 }
 
-export async function ingestFile(
+/**
+ * Decide what to do with one file. `chain` says where a chain group continues from; the plan
+ * updates it for the next file of the group.
+ */
+export async function planFile(
   writer: IngestWriter,
   importer: Importer,
   source: SourceFile,
   rootId: number,
   current: FileRecord | null,
-  options: Options,
-): Promise<FileOutcome> {
-  const outcome: FileOutcome = {
-    unchanged: false,
-    rewritten: false,
-    events: 0,
-    lines: 0,
-    badLines: 0,
-    bytes: 0,
-    defects: 0,
-    finalState: current?.parserState,
+  chain: Map<string, ChainLink>,
+): Promise<FilePlan> {
+  const outcome = emptyOutcome();
+  const group = source.chainGroup ? `${source.root}\0${source.chainGroup}` : null;
+  const skip = (): FilePlan => {
+    if (group) chain.set(group, { fromExecutor: false, state: current?.parserState });
+    outcome.unchanged = true;
+    return { kind: 'skip', outcome };
   };
-  let stat;
+  let stat: Stats;
   try {
     stat = statSync(source.path);
     if (!stat.isFile()) throw new Error('not a regular file');
-    const fd = openSync(source.path, 'r'); // readable?
-    closeSync(fd);
+    closeSync(openSync(source.path, 'r'));
   } catch (err) {
-    await writer.addDefects(rootId, [
+    outcome.defects = await writer.addDefects(rootId, [
       {
         severity: 'error',
         kind: 'unreadable_file',
@@ -137,16 +98,11 @@ export async function ingestFile(
         sessionId: source.sessionId ?? null,
       },
     ]);
-    outcome.unchanged = true;
-    outcome.defects = 1;
-    return outcome;
+    return skip();
   }
-  if (current && current.size === stat.size && current.mtimeMs === stat.mtimeMs) {
-    outcome.unchanged = true;
-    return outcome;
-  }
+  if (current && current.size === stat.size && current.mtimeMs === stat.mtimeMs) return skip();
 
-  const newFile = async (generation: number) =>
+  const newFile = (generation: number) =>
     writer.createFile(
       {
         rootId,
@@ -163,42 +119,20 @@ export async function ingestFile(
       generation,
     );
 
-  const sink = new BatchSink(source);
-  const sinkFacts: FileSink = {
-    line: (n, o, b, s) => sink.line(n, o, b, s),
-    event: (e) => sink.event(e),
-    defect: (d) => sink.defect(d),
-    facts: (f) => sink.facts_(f),
-  };
-
   if (source.kind === 'document') {
     const bytes = readFileSync(source.path);
     const contentHash = createHash('sha256').update(bytes).digest('hex');
     if (current && current.contentHash === contentHash) {
       await writer.touchFile(current.id, { size: stat.size, mtimeMs: stat.mtimeMs });
-      outcome.unchanged = true;
-      return outcome;
+      return skip();
     }
     // A document is rewritten in place by its writer on every save: a new version, not a defect.
     if (current) await writer.supersedeFile(current.id, 'new_version');
     const record = await newFile((current?.generation ?? 0) + 1);
-    const parser = source.evidenceOnly ? null : importer.createParser(source, {});
-    sink.layoutFacts.push(...(source.facts ?? []));
-    parseDocumentFile(source, parser, sinkFacts);
-    await commit(writer, record.id, sink, outcome, {
-      size: stat.size,
-      mtimeMs: stat.mtimeMs,
-      offset: bytes.length,
-      nextLine: 0,
-      lastTsKey: null,
-      parserState: parser?.snapshot(),
-      contentHash,
-    }, source.sessionId);
-    outcome.bytes = bytes.length;
-    options.onBytes?.(bytes.length);
-    return outcome;
+    return { kind: 'document', record, source, importer, stat, bytes, contentHash, outcome };
   }
 
+  const defects: Defect[] = [];
   let record = current;
   let resumeState: unknown;
   let clearFromLine: number | undefined;
@@ -208,7 +142,7 @@ export async function ingestFile(
       await writer.supersedeFile(record.id, 'rewritten');
       outcome.rewritten = true;
       record = await newFile(record.generation + 1);
-      sink.defect({
+      defects.push({
         severity: 'warning',
         kind: 'rewritten_source',
         file: source.relPath,
@@ -224,70 +158,138 @@ export async function ingestFile(
     record = await newFile(1);
   }
   if (stat.size === 0) {
-    sink.defect({ severity: 'info', kind: 'empty_file', file: source.relPath, line: null, message: 'file is empty', sessionId: source.sessionId ?? null });
+    defects.push({ severity: 'info', kind: 'empty_file', file: source.relPath, line: null, message: 'file is empty', sessionId: source.sessionId ?? null });
   }
-  sink.layoutFacts.push(...(source.facts ?? []));
+  const link = group ? chain.get(group) : undefined;
+  const job: ParseJob = {
+    jobId: nextJobId++,
+    fileId: record.id,
+    source,
+    format: importer.format,
+    resumeState,
+    chainState: link && !link.fromExecutor ? link.state : undefined,
+    chainFromExecutor: link?.fromExecutor ?? false,
+    offset: record.offset,
+    lineNumber: record.nextLine,
+    lastTsKey: record.lastTsKey,
+    end: stat.size,
+  };
+  if (group) chain.set(group, { fromExecutor: true });
+  return { kind: 'parse', record, source, stat, job, clearFromLine, first: { defects, facts: source.facts ?? [] }, outcome };
+}
 
-  const parser: LineParser | null = source.evidenceOnly
-    ? null
-    : importer.createParser(source, { resumeState, chainState: resumeState === undefined ? options.chainState : undefined });
-  let offset = record.offset;
-  let nextLine = record.nextLine;
-  let lastTsKey = record.lastTsKey;
-  for (;;) {
-    const res = parseJsonlFile(source, parser, sinkFacts, {
-      offset,
-      lineNumber: nextLine,
-      lastTsKey,
-      end: stat.size,
-      stopAfterBytes: BATCH_BYTES,
+/** Carry out a plan: commit the document, or every chunk the executor parses for the job. */
+export async function runPlan(
+  writer: IngestWriter,
+  plan: FilePlan,
+  executor: ParseExecutor,
+  onBytes?: (n: number) => void,
+): Promise<FileOutcome> {
+  if (plan.kind === 'skip') return plan.outcome;
+  const { outcome, source } = plan;
+  if (plan.kind === 'document') {
+    const evidence = new EvidenceBuilder();
+    const events: ParsedEvent[] = [];
+    const defects: Defect[] = [];
+    const facts: SessionFacts[] = [];
+    const parser = source.evidenceOnly ? null : plan.importer.createParser(source, {});
+    parseDocumentFile(source, parser, {
+      line: (n, o, b, s) => evidence.add(n, o, b, s),
+      event: (e) => events.push(e),
+      defect: (d) => defects.push(d),
+      facts: (f) => facts.push(f),
     });
-    offset = res.offset;
-    nextLine = res.lineNumber;
-    lastTsKey = res.lastTsKey;
-    outcome.bytes += res.bytesRead;
-    options.onBytes?.(res.bytesRead);
-    const last = !res.more;
-    // Intermediate batches record size -1: a crash mid-file then reads as "changed" and resumes here.
-    await commit(writer, record.id, sink, outcome, {
-      size: last ? stat.size : -1,
-      mtimeMs: last ? stat.mtimeMs : -1,
-      offset,
-      nextLine,
-      lastTsKey,
+    await commit(writer, plan.record.id, source, outcome, await evidence.take(), events, defects, facts, source.facts ?? [], 0, {
+      size: plan.stat.size,
+      mtimeMs: plan.stat.mtimeMs,
+      offset: plan.bytes.length,
+      nextLine: 0,
+      lastTsKey: null,
       parserState: parser?.snapshot(),
-    }, source.sessionId, clearFromLine);
-    clearFromLine = undefined;
-    if (last) break;
+      contentHash: plan.contentHash,
+    });
+    outcome.bytes = plan.bytes.length;
+    onBytes?.(plan.bytes.length);
+    return outcome;
   }
-  outcome.finalState = parser?.snapshot();
-  return outcome;
+  let first = true;
+  for (;;) {
+    const chunk: ChunkResult = await executor.next(plan.job.jobId);
+    outcome.bytes += chunk.bytesRead;
+    onBytes?.(chunk.bytesRead);
+    const last = !chunk.more;
+    // Intermediate batches record size -1: a crash mid-file then reads as "changed" and resumes here.
+    await commit(
+      writer,
+      plan.record.id,
+      source,
+      outcome,
+      chunk.blocks,
+      chunk.events,
+      first ? [...plan.first.defects, ...chunk.defects] : chunk.defects,
+      chunk.facts,
+      first ? plan.first.facts : [],
+      chunk.badLines,
+      {
+        size: last ? plan.stat.size : -1,
+        mtimeMs: last ? plan.stat.mtimeMs : -1,
+        offset: chunk.offset,
+        nextLine: chunk.nextLine,
+        lastTsKey: chunk.lastTsKey,
+        parserState: chunk.parserState,
+      },
+      first ? plan.clearFromLine : undefined,
+    );
+    first = false;
+    if (last) return outcome;
+  }
 }
 
 async function commit(
   writer: IngestWriter,
   fileId: number,
-  sink: BatchSink,
+  source: SourceFile,
   outcome: FileOutcome,
-  checkpoint: Parameters<IngestWriter['writeBatch']>[0]['checkpoint'],
-  sessionId: string | undefined,
+  blocks: EvidenceBlock[],
+  events: ParsedEvent[],
+  defects: Defect[],
+  facts: SessionFacts[],
+  layoutFacts: SessionFacts[],
+  badLines: number,
+  checkpoint: FileCheckpoint,
   clearFromLine?: number,
 ): Promise<void> {
-  const blocks = await sink.evidence.take();
   await writer.writeBatch({
     fileId,
     clearFromLine,
     blocks,
-    events: sink.events,
-    defects: sink.defects,
-    facts: sink.facts,
-    layoutFacts: sink.layoutFacts,
-    touchSessions: sessionId ? [sessionId] : [],
+    events,
+    defects,
+    facts,
+    layoutFacts,
+    touchSessions: source.sessionId ? [source.sessionId] : [],
     checkpoint,
   });
-  outcome.events += sink.events.length;
+  outcome.events += events.length;
   outcome.lines += blocks.reduce((n, b) => n + b.lines.length, 0);
-  outcome.badLines += sink.badLines;
-  outcome.defects += sink.defects.length;
-  sink.reset();
+  outcome.badLines += badLines;
+  outcome.defects += defects.length;
+}
+
+/**
+ * Ingest one file in-process (no worker): plan and run. For embedding and tests; the
+ * pipeline (ingest.ts) plans a few files ahead and shares one executor.
+ */
+export async function ingestFile(
+  writer: IngestWriter,
+  importer: Importer,
+  source: SourceFile,
+  rootId: number,
+  current: FileRecord | null,
+  options: { chain?: Map<string, ChainLink>; onBytes?: (n: number) => void } = {},
+): Promise<FileOutcome> {
+  const executor = new InProcessParser();
+  const plan = await planFile(writer, importer, source, rootId, current, options.chain ?? new Map());
+  if (plan.kind === 'parse') executor.submit(plan.job);
+  return runPlan(writer, plan, executor, options.onBytes);
 }

@@ -9,7 +9,8 @@ import type { Defect, Format } from '../core/model.js';
 import type { Importer, SourceFile } from '../importers/importer.js';
 import { IMPORTERS, detectFormat, importerFor } from '../importers/registry.js';
 import type { FileRecord, Store } from '../store/store.js';
-import { ingestFile, type FileOutcome } from './ingest-file.js';
+import { planFile, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
+import { createParseExecutor } from './parse-executor.js';
 
 export interface IngestProgress {
   filesDone: number;
@@ -51,6 +52,9 @@ export interface IngestSummary {
   defects: number;
   seconds: number;
 }
+
+/** Files planned ahead of the one being written. */
+const LOOKAHEAD_FILES = 16;
 
 interface PlannedRoot {
   path: string;
@@ -133,29 +137,40 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
         bytesTotal += Math.max(0, sizeOf(file.path) - (current?.offset ?? 0));
       }
     }
-    const chainStates = new Map<string, unknown>();
+    // Plan a few files ahead of the one being written (cheap: stat and a lookup each).
+    const chain = new Map<string, ChainLink>();
+    const executor = createParseExecutor();
     let bytesDone = 0;
     let filesDone = 0;
-    for (const { root, file, rootId, current } of work) {
-      options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: file.path });
-      const outcome: FileOutcome = await ingestFile(writer, root.importer, file, rootId, current, {
-        chainState: file.chainGroup ? chainStates.get(`${root.path}\0${file.chainGroup}`) : undefined,
-        onBytes: (n) => {
+    try {
+      const planned: { plan: FilePlan; path: string }[] = [];
+      let next = 0;
+      while (next < work.length || planned.length > 0) {
+        while (next < work.length && planned.length < LOOKAHEAD_FILES) {
+          const { root, file, rootId, current } = work[next++]!;
+          const plan = await planFile(writer, root.importer, file, rootId, current, chain);
+          if (plan.kind === 'parse') executor.submit(plan.job);
+          planned.push({ plan, path: file.path });
+        }
+        const { plan, path } = planned.shift()!;
+        options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
+        const outcome = await runPlan(writer, plan, executor, (n) => {
           bytesDone += n;
-          options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: file.path });
-        },
-      });
-      if (file.chainGroup) chainStates.set(`${root.path}\0${file.chainGroup}`, outcome.finalState);
-      filesDone++;
-      summary.files++;
-      if (outcome.unchanged) summary.filesUnchanged++;
-      else summary.filesRead++;
-      summary.events += outcome.events;
-      summary.lines += outcome.lines;
-      summary.badLines += outcome.badLines;
-      summary.bytes += outcome.bytes;
-      summary.defects += outcome.defects;
-      if (outcome.rewritten) summary.rewrites++;
+          options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
+        });
+        filesDone++;
+        summary.files++;
+        if (outcome.unchanged) summary.filesUnchanged++;
+        else summary.filesRead++;
+        summary.events += outcome.events;
+        summary.lines += outcome.lines;
+        summary.badLines += outcome.badLines;
+        summary.bytes += outcome.bytes;
+        summary.defects += outcome.defects;
+        if (outcome.rewritten) summary.rewrites++;
+      }
+    } finally {
+      await executor.close();
     }
     options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone: bytesTotal, bytesTotal, currentFile: '' });
     summary.sessionsTouched = await writer.summarizeDirty((format, input) => importerFor(format).summarize(input));

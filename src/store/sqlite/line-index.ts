@@ -14,7 +14,7 @@ export function packLines(lines: EvidenceLine[]): Buffer {
     const at = i * ENTRY_BYTES;
     buf.writeUInt32LE(l.length, at);
     buf[at + 4] = STATUS_CODE[l.status];
-    l.hash.copy(buf, at + 5, 0, 16);
+    buf.set(l.hash.subarray(0, 16), at + 5);
   });
   return buf;
 }

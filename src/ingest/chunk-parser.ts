@@ -1,0 +1,151 @@
+// Parses a JSONL file a chunk (~4 MiB of input) at a time into batches ready for the store:
+// evidence blocks (hashed, compressed), events, defects and facts, with the position and parser
+// state to resume from, for the executor (parse-executor.ts) to hand to the writer.
+
+import type { Defect, Format, SessionFacts } from '../core/model.js';
+import type { LineParser, SourceFile } from '../importers/importer.js';
+import { importerFor } from '../importers/registry.js';
+import type { EvidenceBlock } from '../store/store.js';
+import { EvidenceBuilder } from './evidence.js';
+import { parseJsonlFile, type FileSink, type LineStatus, type ParsedEvent } from './parse-file.js';
+
+/** Bytes of input per batch: small enough to bound memory, big enough to amortise commits. */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** Exact duplicates are looked for among this many distinct lines of a file (bounded memory). */
+const DUPLICATE_WINDOW = 200_000;
+
+/** What to parse: one file from a resume position up to the size seen when planning. */
+export interface ParseJob {
+  jobId: number;
+  fileId: number;
+  source: SourceFile;
+  format: Format;
+  resumeState?: unknown;
+  chainState?: unknown;
+  /** Take the chain state from the previous file of the group that the executor parsed. */
+  chainFromExecutor?: boolean;
+  offset: number;
+  lineNumber: number;
+  lastTsKey: string | null;
+  end: number;
+}
+
+export interface ChunkResult {
+  jobId: number;
+  fileId: number;
+  blocks: EvidenceBlock[];
+  events: ParsedEvent[];
+  defects: Defect[];
+  facts: SessionFacts[];
+  badLines: number;
+  offset: number;
+  nextLine: number;
+  lastTsKey: string | null;
+  /** False on the file's last chunk. */
+  more: boolean;
+  bytesRead: number;
+  parserState: unknown;
+}
+
+class BatchSink implements FileSink {
+  readonly evidence = new EvidenceBuilder();
+  events: ParsedEvent[] = [];
+  defects: Defect[] = [];
+  factsList: SessionFacts[] = [];
+  badLines = 0;
+  private seen = new Map<string, number>();
+
+  constructor(private readonly source: SourceFile) {}
+
+  line(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void {
+    const hash = this.evidence.add(lineNumber, offset, bytes, status);
+    if (status === 'bad') this.badLines++;
+    if (status === 'blank' || status === 'incomplete') return;
+    const key = hash.toString('latin1');
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      this.defects.push({
+        severity: 'info',
+        kind: 'duplicate_line',
+        file: this.source.relPath,
+        line: lineNumber,
+        message: `same bytes as line ${first} (kept; a writer repeated itself or a file was concatenated)`,
+        sessionId: this.source.sessionId ?? null,
+      });
+    } else if (this.seen.size < DUPLICATE_WINDOW) {
+      this.seen.set(key, lineNumber);
+    }
+  }
+  event(e: ParsedEvent): void {
+    this.events.push(e);
+  }
+  defect(d: Defect): void {
+    this.defects.push(d);
+  }
+  facts(f: SessionFacts): void {
+    this.factsList.push(f);
+  }
+}
+
+export class ChunkParser {
+  private readonly parser: LineParser | null;
+  private readonly sink: BatchSink;
+  private offset: number;
+  private lineNumber: number;
+  private lastTsKey: string | null;
+
+  constructor(
+    private readonly job: ParseJob,
+    chainState: unknown,
+  ) {
+    const importer = importerFor(job.format);
+    this.parser = job.source.evidenceOnly
+      ? null
+      : importer.createParser(job.source, {
+          resumeState: job.resumeState,
+          chainState: job.resumeState === undefined ? chainState : undefined,
+        });
+    this.sink = new BatchSink(job.source);
+    this.offset = job.offset;
+    this.lineNumber = job.lineNumber;
+    this.lastTsKey = job.lastTsKey;
+  }
+
+  /** Parse the next chunk. Call until `more` is false. */
+  async next(): Promise<ChunkResult> {
+    const res = parseJsonlFile(this.job.source, this.parser, this.sink, {
+      offset: this.offset,
+      lineNumber: this.lineNumber,
+      lastTsKey: this.lastTsKey,
+      end: this.job.end,
+      stopAfterBytes: BATCH_BYTES,
+    });
+    this.offset = res.offset;
+    this.lineNumber = res.lineNumber;
+    this.lastTsKey = res.lastTsKey;
+    const sink = this.sink;
+    const blocks = sink.evidence.take();
+    const out: ChunkResult = {
+      jobId: this.job.jobId,
+      fileId: this.job.fileId,
+      blocks: [],
+      events: sink.events,
+      defects: sink.defects,
+      facts: sink.factsList,
+      badLines: sink.badLines,
+      offset: res.offset,
+      nextLine: res.lineNumber,
+      lastTsKey: res.lastTsKey,
+      more: res.more,
+      bytesRead: res.bytesRead,
+      parserState: this.parser?.snapshot(),
+    };
+    sink.events = [];
+    sink.defects = [];
+    sink.factsList = [];
+    sink.badLines = 0;
+    out.blocks = await blocks;
+    return out;
+  }
+}
