@@ -38,7 +38,7 @@ export function fingerprint(store: SqliteStore): string {
     .all();
   const events = db
     .prepare(
-      `SELECT s.id AS session, e.seq, f.rel_path, f.generation, e.line_number, e.part, e.ts_key, e.type, e.kind, e.actor,
+      `SELECT s.id AS session, e.seq, f.rel_path, f.generation, e.line_number, e.part, e.ts_ms, e.ts_ns, e.type, e.kind, e.actor,
        e.turn, e.usage_key, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs
        FROM events e JOIN sessions s ON s.sid = e.sid JOIN files f ON f.id = e.file_id ORDER BY s.id, e.seq`,
     )

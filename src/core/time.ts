@@ -84,3 +84,13 @@ export function keyToMillis(key: string): number {
 export function toIso(value: unknown): string | null {
   return keyToIso(toTimeKey(value));
 }
+
+/** A key as two integers for compact storage: milliseconds since the epoch, and the nanoseconds within that millisecond. */
+export function keyToParts(key: string): [number, number] {
+  return [keyToMillis(key), Number(key.slice(23, 29))];
+}
+
+/** The key back from its two integers. */
+export function partsToKey(ms: number, ns: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}${String(ns).padStart(6, '0')}Z`;
+}

@@ -11,7 +11,8 @@ import { readLines } from './line-reader.js';
 /** Lines above this size are not parsed whole: the parser gets a bounded head (`hugeLine`). */
 export const HUGE_LINE_BYTES = 8 * 1024 * 1024;
 const HUGE_HEAD_BYTES = 64 * 1024;
-const SUMMARY_CHARS = 300;
+// Summaries are stored once per event; 160 characters say what happened, the evidence says the rest.
+const SUMMARY_CHARS = 160;
 const TEXT_CHARS = 8 * 1024;
 
 export type LineStatus = 'ok' | 'blank' | 'bad' | 'incomplete';

@@ -119,10 +119,13 @@ CREATE TABLE events (
   file_id INTEGER NOT NULL,
   line_number INTEGER NOT NULL,
   part INTEGER NOT NULL DEFAULT 0,
-  ts_key TEXT,
+  -- time key as integers (core/time.ts keyToParts): milliseconds, nanoseconds within the ms
+  ts_ms INTEGER,
+  ts_ns INTEGER,
   ts_missing INTEGER NOT NULL DEFAULT 0,
   ledger_rank INTEGER NOT NULL DEFAULT 0,
-  tiebreak TEXT NOT NULL DEFAULT '',
+  -- NULL when equal to entry_id (Control Plane): each byte here is paid once per event
+  tiebreak TEXT,
   type TEXT NOT NULL,
   kind TEXT NOT NULL,
   actor TEXT,
@@ -133,6 +136,7 @@ CREATE TABLE events (
   request_id TEXT,
   agent_id TEXT,
   entry_id TEXT,
+  -- NULL when equal to message_id:request_id (Claude Code); tok_in is set whenever usage is
   usage_key TEXT,
   model TEXT,
   tok_in INTEGER,

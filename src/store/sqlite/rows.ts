@@ -1,7 +1,7 @@
 // Mapping SQLite rows to the Store's shapes (one place, so columns are named once).
 
 import type { EventKind, Format, SessionFacts, SessionKind, SessionStatus } from '../../core/model.js';
-import { keyToIso } from '../../core/time.js';
+import { keyToIso, partsToKey } from '../../core/time.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { FileRecord, SessionRow } from '../store.js';
 
@@ -70,7 +70,8 @@ export interface EventRowDb {
   rel_path: string;
   line_number: number;
   part: number;
-  ts_key: string | null;
+  ts_ms: number | null;
+  ts_ns: number | null;
   type: string;
   kind: string;
   actor: string | null;
@@ -81,7 +82,7 @@ export interface EventRowDb {
   request_id: string | null;
   agent_id: string | null;
   entry_id: string | null;
-  tiebreak: string;
+  tiebreak: string | null;
   ledger_rank: number;
   usage_key: string | null;
   model: string | null;
@@ -110,19 +111,19 @@ export function storedEventFromRow(r: EventRowDb): StoredEvent {
     file: r.rel_path,
     lineNumber: r.line_number,
     part: r.part,
-    tsKey: r.ts_key,
+    tsKey: r.ts_ms === null ? null : partsToKey(r.ts_ms, r.ts_ns ?? 0),
     type: r.type,
     kind: r.kind as EventKind,
     actor: r.actor,
     turn: r.turn,
     ids,
-    tiebreak: r.tiebreak,
+    tiebreak: r.tiebreak ?? r.entry_id ?? '',
     ledgerRank: r.ledger_rank,
     usage:
-      r.usage_key === null
+      r.tok_in === null
         ? null
         : {
-            key: r.usage_key,
+            key: r.usage_key ?? `${r.message_id}:${r.request_id}`,
             model: r.model,
             input: r.tok_in ?? 0,
             output: r.tok_out ?? 0,
@@ -143,12 +144,12 @@ export function storedEventFromRow(r: EventRowDb): StoredEvent {
 export function eventFromRaw(r: unknown[], sessionId: string, files: Map<number, { ledger: string; rel_path: string }>): StoredEvent {
   const file = files.get(r[1] as number);
   const ids: StoredEvent['ids'] = {};
-  if (r[9] !== null) ids.workOrder = r[9] as string;
-  if (r[10] !== null) ids.toolCall = r[10] as string;
-  if (r[11] !== null) ids.message = r[11] as string;
-  if (r[12] !== null) ids.request = r[12] as string;
-  if (r[13] !== null) ids.agent = r[13] as string;
-  if (r[14] !== null) ids.entry = r[14] as string;
+  if (r[10] !== null) ids.workOrder = r[10] as string;
+  if (r[11] !== null) ids.toolCall = r[11] as string;
+  if (r[12] !== null) ids.message = r[12] as string;
+  if (r[13] !== null) ids.request = r[13] as string;
+  if (r[14] !== null) ids.agent = r[14] as string;
+  if (r[15] !== null) ids.entry = r[15] as string;
   return {
     seq: r[0] as number,
     sessionId,
@@ -156,29 +157,29 @@ export function eventFromRaw(r: unknown[], sessionId: string, files: Map<number,
     file: file?.rel_path ?? '',
     lineNumber: r[2] as number,
     part: r[3] as number,
-    tsKey: r[4] as string | null,
-    type: r[5] as string,
-    kind: r[6] as EventKind,
-    actor: r[7] as string | null,
-    turn: r[8] as number | null,
+    tsKey: r[4] === null ? null : partsToKey(r[4] as number, (r[5] as number | null) ?? 0),
+    type: r[6] as string,
+    kind: r[7] as EventKind,
+    actor: r[8] as string | null,
+    turn: r[9] as number | null,
     ids,
-    tiebreak: r[15] as string,
-    ledgerRank: r[16] as number,
+    tiebreak: (r[16] as string | null) ?? ids.entry ?? '',
+    ledgerRank: r[17] as number,
     usage:
-      r[17] === null
+      r[20] === null
         ? null
         : {
-            key: r[17] as string,
-            model: r[18] as string | null,
-            input: (r[19] as number | null) ?? 0,
-            output: (r[20] as number | null) ?? 0,
-            cacheWrite: (r[21] as number | null) ?? 0,
-            cacheRead: (r[22] as number | null) ?? 0,
+            key: (r[18] as string | null) ?? `${ids.message}:${ids.request}`,
+            model: r[19] as string | null,
+            input: (r[20] as number | null) ?? 0,
+            output: (r[21] as number | null) ?? 0,
+            cacheWrite: (r[22] as number | null) ?? 0,
+            cacheRead: (r[23] as number | null) ?? 0,
           },
-    toolName: r[23] as string | null,
-    toolStatus: r[24] as StoredEvent['toolStatus'],
-    summary: r[25] as string,
-    attrs: r[26] ? (JSON.parse(r[26] as string) as Record<string, unknown>) : {},
+    toolName: r[24] as string | null,
+    toolStatus: r[25] as StoredEvent['toolStatus'],
+    summary: r[26] as string,
+    attrs: r[27] ? (JSON.parse(r[27] as string) as Record<string, unknown>) : {},
   };
 }
 

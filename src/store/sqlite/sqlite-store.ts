@@ -181,7 +181,7 @@ export class SqliteStore implements Store {
       .prepare(
         `SELECT e.*, f.ledger, f.rel_path, s.id AS session_id FROM events e JOIN files f ON f.id = e.file_id
          JOIN sessions s ON s.sid = e.sid WHERE s.id = ?
-         ORDER BY e.ts_key, e.ledger_rank, e.tiebreak, f.rel_path, e.line_number, e.part LIMIT ? OFFSET ?`,
+         ORDER BY e.ts_ms, e.ts_ns, e.ledger_rank, ifnull(e.tiebreak, e.entry_id), f.rel_path, e.line_number, e.part LIMIT ? OFFSET ?`,
       )
       .all(id, options.limit, options.offset) as EventRowDb[];
     return rows.map(storedEventFromRow);

@@ -3,6 +3,7 @@
 
 import type Database from 'better-sqlite3';
 import { mergeFacts } from '../../core/facts.js';
+import { keyToParts } from '../../core/time.js';
 import { compareTimeline } from '../../core/timeline-order.js';
 import type { Defect, Format, SessionFacts } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
@@ -53,10 +54,10 @@ export class SqliteIngestWriter implements IngestWriter {
         next_seq = @nextSeq, dirty = 1 WHERE sid = @sid`),
       markDirty: db.prepare('UPDATE sessions SET next_seq = ?, dirty = 1 WHERE sid = ?'),
       markDirtyById: db.prepare('UPDATE sessions SET dirty = 1 WHERE id = ?'),
-      insertEvent: db.prepare(`INSERT INTO events (sid, seq, file_id, line_number, part, ts_key, ts_missing, ledger_rank,
+      insertEvent: db.prepare(`INSERT INTO events (sid, seq, file_id, line_number, part, ts_ms, ts_ns, ts_missing, ledger_rank,
         tiebreak, type, kind, actor, turn, wo_id, tool_call_id, message_id, request_id, agent_id, entry_id, usage_key, model,
         tok_in, tok_out, tok_cw, tok_cr, tool_name, tool_status, summary, attrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: db.prepare('INSERT INTO message_fts (rowid, text) VALUES (?, ?)'),
       insertDefect: db.prepare(`INSERT OR IGNORE INTO defects (root_id, file_id, rel_path, line, severity, kind, message,
         session_id, derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -84,7 +85,7 @@ export class SqliteIngestWriter implements IngestWriter {
       // a temporary B-tree per session.
       sessionEvents: db
         .prepare(
-          `SELECT seq, file_id, line_number, part, ts_key, type, kind, actor, turn, wo_id, tool_call_id, message_id,
+          `SELECT seq, file_id, line_number, part, ts_ms, ts_ns, type, kind, actor, turn, wo_id, tool_call_id, message_id,
            request_id, agent_id, entry_id, tiebreak, ledger_rank, usage_key, model, tok_in, tok_out, tok_cw, tok_cr,
            tool_name, tool_status, summary, attrs FROM events WHERE sid = ? ORDER BY seq`,
         )
@@ -204,10 +205,13 @@ export class SqliteIngestWriter implements IngestWriter {
         touched.add(s);
         const u = e.usage;
         const ids = e.ids;
+        const [tsMs, tsNs] = e.tsKey ? keyToParts(e.tsKey) : [null, null];
+        const tiebreak = e.tiebreak !== '' && e.tiebreak === ids.entry ? null : e.tiebreak;
+        const usageKey = u && ids.message !== undefined && u.key === `${ids.message}:${ids.request}` ? null : u ? u.key : null;
         const res = this.st.insertEvent.run(
-          s.sid, s.nextSeq++, file.id, e.lineNumber, e.part, e.tsKey, e.tsMissing ? 1 : 0, e.ledgerRank, e.tiebreak,
+          s.sid, s.nextSeq++, file.id, e.lineNumber, e.part, tsMs, tsNs, e.tsMissing ? 1 : 0, e.ledgerRank, tiebreak,
           e.type, e.kind, e.actor, e.turn, ids.workOrder ?? null, ids.toolCall ?? null, ids.message ?? null,
-          ids.request ?? null, ids.agent ?? null, ids.entry ?? null, u ? u.key : null, u ? u.model : null,
+          ids.request ?? null, ids.agent ?? null, ids.entry ?? null, usageKey, u ? u.model : null,
           u ? u.input : null, u ? u.output : null, u ? u.cacheWrite : null, u ? u.cacheRead : null, e.toolName,
           e.toolStatus, e.summary, Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null,
         );
