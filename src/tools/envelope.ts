@@ -10,14 +10,16 @@ export function limitArg(defaultValue: number, max: number) {
     .int(`limit must be a whole number from 1 to ${max}`)
     .min(1, `limit must be from 1 to ${max}`)
     .max(max, `limit must be from 1 to ${max}`)
-    .default(defaultValue);
+    .default(defaultValue)
+    .describe(`How many items to return (1–${max}).`);
 }
 
 export const offsetArg = z
   .number({ invalid_type_error: 'offset must be a whole number of 0 or more' })
   .int('offset must be a whole number of 0 or more')
   .min(0, 'offset must be 0 or more')
-  .default(0);
+  .default(0)
+  .describe('How many items to skip (use next_offset from the previous page).');
 
 export function maxBytesArg(defaultValue: number) {
   return z
@@ -25,7 +27,8 @@ export function maxBytesArg(defaultValue: number) {
     .int('max_bytes must be a whole number')
     .min(256, 'max_bytes must be at least 256')
     .max(10_000_000, 'max_bytes must be at most 10000000')
-    .default(defaultValue);
+    .default(defaultValue)
+    .describe('Cap on the serialised result; items are cut from the end and truncated is set.');
 }
 
 export const redactArg = z

@@ -12,7 +12,7 @@ const input = z
     offset: offsetArg,
     format: z.enum(FORMATS).optional().describe('Only sessions of this format.'),
     project: z.string().optional().describe('Only sessions of this project (slug folder name, path, or plane root).'),
-    status: z.enum(SESSION_STATUSES).optional(),
+    status: z.enum(SESSION_STATUSES).optional().describe('Only sessions with this status.'),
     top_level_only: z.boolean().default(false).describe('Hide sub-agents, forks and sidechains (their tokens still count in their parents).'),
     max_bytes: maxBytesArg(100_000),
     redact: redactArg,

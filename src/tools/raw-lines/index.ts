@@ -9,7 +9,7 @@ import { defineTool } from '../tool.js';
 
 const input = z
   .object({
-    session_id: z.string().min(1),
+    session_id: z.string().min(1).describe('The session (see list_sessions).'),
     ledger: z.string().optional().describe("Ledger name; defaults to the session's main ledger (see `ledgers` in the result)."),
     from_line: z
       .number({ invalid_type_error: 'from_line must be a whole number of 1 or more' })
