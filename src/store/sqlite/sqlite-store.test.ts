@@ -1,0 +1,51 @@
+// The SQLite engine itself: migrations, pragmas, default path, search index, schema guard.
+
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { copyFixture, tempDir } from '../../../test/helpers.js';
+import { ingestPaths } from '../../ingest/ingest.js';
+import { defaultDbPath } from '../open.js';
+import { LATEST_SCHEMA } from './migrations.js';
+import { SqliteStore } from './sqlite-store.js';
+
+describe('SQLite store', () => {
+  it('creates the schema once, in WAL mode, and reopens without re-migrating', async () => {
+    const path = join(tempDir('hs-store-'), 'nested', 'h.db');
+    const first = new SqliteStore(path);
+    expect(first.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    await first.close();
+    const again = new SqliteStore(path);
+    const versions = again.db.prepare('SELECT version FROM schema_version').all() as { version: number }[];
+    expect(versions.map((v) => v.version)).toEqual([LATEST_SCHEMA]);
+    await again.close();
+  });
+
+  it('refuses a store written by a newer schema', () => {
+    const path = join(tempDir('hs-store-'), 'h.db');
+    new SqliteStore(path).db.close();
+    const raw = new Database(path);
+    raw.prepare("INSERT INTO schema_version (version, description, applied_at) VALUES (999, 'future', '')").run();
+    raw.close();
+    expect(() => new SqliteStore(path)).toThrow(/newer Hindsight \(schema 999/);
+  });
+
+  it('indexes message text for search (FTS5)', async () => {
+    const store = new SqliteStore(join(tempDir('hs-store-'), 'h.db'));
+    await ingestPaths(store, [copyFixture('claude-code')]);
+    const hits = store.db
+      .prepare(
+        `SELECT s.id FROM message_fts JOIN events e ON e.id = message_fts.rowid JOIN sessions s ON s.sid = e.sid
+         WHERE message_fts MATCH ? GROUP BY s.id`,
+      )
+      .all('"phx.server"') as { id: string }[];
+    expect(hits.map((h) => h.id)).toContain('55604662-cf2a-4331-851a-ec234028f8ca');
+    await store.close();
+  });
+
+  it('chooses the database path: HINDSIGHT_DB, else XDG_DATA_HOME, else ~/.local/share', () => {
+    expect(defaultDbPath({ HINDSIGHT_DB: '/tmp/x.db' })).toBe('/tmp/x.db');
+    expect(defaultDbPath({ XDG_DATA_HOME: '/data' })).toBe('/data/hindsight/hindsight.db');
+    expect(defaultDbPath({})).toMatch(/\.local\/share\/hindsight\/hindsight\.db$/);
+  });
+});
