@@ -112,8 +112,11 @@ export class ChunkParser {
     this.lastTsKey = job.lastTsKey;
   }
 
-  /** Parse the next chunk. Call until `more` is false. */
-  async next(): Promise<ChunkResult> {
+  /**
+   * Parse the next chunk synchronously; its evidence blocks are still compressing on the
+   * thread pool (`blocks`). Call until `more` is false.
+   */
+  parse(): { chunk: ChunkResult; blocks: Promise<EvidenceBlock[]> } {
     const res = parseJsonlFile(this.job.source, this.parser, this.sink, {
       offset: this.offset,
       lineNumber: this.lineNumber,
@@ -126,7 +129,7 @@ export class ChunkParser {
     this.lastTsKey = res.lastTsKey;
     const sink = this.sink;
     const blocks = sink.evidence.take();
-    const out: ChunkResult = {
+    const chunk: ChunkResult = {
       jobId: this.job.jobId,
       fileId: this.job.fileId,
       blocks: [],
@@ -145,7 +148,6 @@ export class ChunkParser {
     sink.defects = [];
     sink.factsList = [];
     sink.badLines = 0;
-    out.blocks = await blocks;
-    return out;
+    return { chunk, blocks };
   }
 }

@@ -63,7 +63,9 @@ function bound(text: string | undefined | null, max: number): string | null {
 
 function oneLine(text: string | undefined | null): string {
   if (!text) return '';
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Flatten only what can be kept: summaries of 100 KB tool results are common.
+  const head = text.length > SUMMARY_CHARS * 4 ? text.slice(0, SUMMARY_CHARS * 4) : text;
+  const flat = head.replace(/\s+/g, ' ').trim();
   return bound(flat, SUMMARY_CHARS) ?? '';
 }
 
