@@ -64,23 +64,25 @@ export function emitAssistant(scope: LineScope): void {
   }
 }
 
+// The block type is implied by the event kind for text, thinking, tool_use and tool_result, so it
+// is stored only for the others (every attrs byte is paid once per event).
 function blockDraft(block: Json, apiError: boolean): EventDraft {
   const type = asStr(block.type) ?? 'unknown';
   switch (type) {
     case 'text': {
       const text = asStr(block.text) ?? '';
-      return { kind: apiError ? 'error' : 'assistant_message', actor: 'assistant', summary: text, text, attrs: { block: type } };
+      return { kind: apiError ? 'error' : 'assistant_message', actor: 'assistant', summary: text, text, attrs: {} };
     }
     case 'thinking':
     case 'redacted_thinking': {
       const thinking = asStr(block.thinking) ?? '';
-      return { kind: 'thinking', actor: 'assistant', summary: thinking || '[redacted thinking]', attrs: { block: type } };
+      return { kind: 'thinking', actor: 'assistant', summary: thinking || '[redacted thinking]', attrs: {} };
     }
     case 'tool_use':
     case 'server_tool_use': {
       const name = asStr(block.name) ?? '(unnamed tool)';
       const id = asId(block.id);
-      const attrs: Record<string, unknown> = { block: type };
+      const attrs: Record<string, unknown> = {};
       if (TASK_TOOLS.has(name)) {
         const { description, subagentType } = taskFields(asObj(block.input));
         if (description !== undefined) attrs.description = description;
@@ -99,7 +101,7 @@ function blockDraft(block: Json, apiError: boolean): EventDraft {
       // Server tool results (web_search_tool_result …) answer a server_tool_use in the same message.
       const toolUseId = asId(block.tool_use_id);
       if (toolUseId !== undefined && type.endsWith('_tool_result')) {
-        return { kind: 'tool_result', actor: 'tool', ids: { toolCall: toolUseId }, toolStatus: 'ok', summary: toolResultText(block.content), attrs: { block: type } };
+        return { kind: 'tool_result', actor: 'tool', ids: { toolCall: toolUseId }, toolStatus: 'ok', summary: toolResultText(block.content), attrs: {} };
       }
       return { kind: 'other', actor: 'assistant', summary: `[${type} block]`, attrs: { block: type } };
     }

@@ -58,7 +58,7 @@ function emitUserText(scope: LineScope, raw: string, flags: { isMeta: boolean; i
       ctx.facts({ id: scope.sessionId, format: 'claude-code', title: oneLine(c.text, TITLE_CHARS) });
     }
   }
-  const attrs: Record<string, unknown> = { block: 'text' };
+  const attrs: Record<string, unknown> = {};
   if (c.wrapper !== undefined) {
     attrs.nonHuman = true;
     attrs.wrapper = c.wrapper;
