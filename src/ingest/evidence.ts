@@ -25,6 +25,9 @@ const BROTLI_OPTIONS = (size: number) => ({
     [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
     [constants.BROTLI_PARAM_SIZE_HINT]: size,
     [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    // A window just above the block size: the default 4 MiB window costs each of the pool's
+    // encoders memory for matches that a 512 KiB block can never use.
+    [constants.BROTLI_PARAM_LGWIN]: 20,
   },
 });
 

@@ -47,7 +47,7 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
-    this.db.pragma('cache_size = -32000');
+    this.db.pragma('cache_size = -16000');
     // Checkpoint the WAL every ~64 MB rather than every 4 MB: each checkpoint syncs to disk.
     this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('foreign_keys = ON');
