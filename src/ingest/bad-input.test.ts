@@ -148,7 +148,7 @@ describe('bad input is data', () => {
     rmSync(path);
     const writer = await store.beginIngest();
     const rootId = await writer.rootId(root, 'claude-code');
-    for (const file of files) await ingestFile(writer, claudeCode, file, rootId, null, {});
+    for (const file of files) await ingestFile(writer, claudeCode, file, rootId);
     await writer.summarizeDirty((_f, input) => claudeCode.summarize(input));
     await writer.release();
     const { defects } = await store.listDefects({ kind: 'unreadable_file', limit: 10, offset: 0 });

@@ -63,6 +63,40 @@ async function wasRewritten(writer: IngestWriter, file: FileRecord, size: number
   return null;
 }
 
+/** The first line of a file (up to 1 MiB), or null when it has none yet. */
+function firstLine(path: string): Buffer | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1024 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, n).indexOf(10);
+    return nl === -1 ? null : buf.subarray(0, nl);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A new file in a chain group whose first line is the first line of a live file of the group,
+ * while that file's own path no longer starts with it: the writer renamed (rotated) it here.
+ */
+async function findRotatedFrom(writer: IngestWriter, source: SourceFile, rootId: number): Promise<FileRecord | null> {
+  const line = firstLine(source.path);
+  if (!line) return null;
+  const hash = lineHash(line);
+  for (const candidate of await writer.findByFirstLine(rootId, source.chainGroup!, hash)) {
+    if (candidate.path === source.path) continue;
+    let still: Buffer | null = null;
+    try {
+      still = firstLine(candidate.path);
+    } catch {
+      still = null; // the old path is gone: renamed away
+    }
+    if (!still || !lineHash(still).equals(hash)) return candidate;
+  }
+  return null;
+}
+
 /**
  * Decide what to do with one file. `chain` says where a chain group continues from; the plan
  * updates it for the next file of the group.
@@ -72,9 +106,11 @@ export async function planFile(
   importer: Importer,
   source: SourceFile,
   rootId: number,
-  current: FileRecord | null,
   chain: Map<string, ChainLink>,
 ): Promise<FilePlan> {
+  // Looked up now, not earlier: a file planned before this one may have taken this path's
+  // record with it (rotation).
+  let current = await writer.currentFile(source.path);
   const outcome = emptyOutcome();
   const group = source.chainGroup ? `${source.root}\0${source.chainGroup}` : null;
   const skip = (): FilePlan => {
@@ -99,6 +135,22 @@ export async function planFile(
       },
     ]);
     return skip();
+  }
+  if (!current && source.chainGroup && source.kind === 'jsonl') {
+    const moved = await findRotatedFrom(writer, source, rootId);
+    if (moved) {
+      current = await writer.renameFile(moved.id, source.path, source.relPath);
+      await writer.addDefects(rootId, [
+        {
+          severity: 'info',
+          kind: 'rotated',
+          file: source.relPath,
+          line: null,
+          message: `rotated from ${moved.relPath}: its ${moved.lines} stored lines and their events follow it here`,
+          sessionId: null,
+        },
+      ]);
+    }
   }
   if (current && current.size === stat.size && current.mtimeMs === stat.mtimeMs) return skip();
 
@@ -285,11 +337,10 @@ export async function ingestFile(
   importer: Importer,
   source: SourceFile,
   rootId: number,
-  current: FileRecord | null,
   options: { chain?: Map<string, ChainLink>; onBytes?: (n: number) => void } = {},
 ): Promise<FileOutcome> {
   const executor = new InProcessParser();
-  const plan = await planFile(writer, importer, source, rootId, current, options.chain ?? new Map());
+  const plan = await planFile(writer, importer, source, rootId, options.chain ?? new Map());
   if (plan.kind === 'parse') executor.submit(plan.job);
   return runPlan(writer, plan, executor, options.onBytes);
 }

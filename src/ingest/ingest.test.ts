@@ -139,6 +139,45 @@ describe('ingest pipeline', () => {
     await store.close();
   });
 
+  it('follows a rotation: the renamed active file keeps its record, nothing is reported as rewritten', async () => {
+    const final = copyFixture('control-plane/edge');
+    // Before rotation the segments' content was the active file of each ledger.
+    const before = join(tempDir(), 'plane');
+    const segments: [string, string][] = [
+      ['HO1/ledger', 'ho1m-20260214-200232.jsonl'],
+      ['HO2/ledger', 'ho2m-20260214-200318.jsonl'],
+      ['HOT/ledger', 'governance-20260214-200318.jsonl'],
+    ];
+    for (const [dir, name] of segments) {
+      mkdirSync(join(before, dir), { recursive: true });
+      writeFileSync(join(before, dir, `${name.split('-')[0]}.jsonl`), readFileSync(join(final, dir, name)));
+    }
+    const store = freshStore();
+    await ingestPaths(store, [before]);
+    // Rotate: rename each active file to its segment name and start the new active file.
+    const { renameSync } = await import('node:fs');
+    for (const [dir, name] of segments) {
+      renameSync(join(before, dir, `${name.split('-')[0]}.jsonl`), join(before, dir, name));
+      writeFileSync(join(before, dir, `${name.split('-')[0]}.jsonl`), readFileSync(join(final, dir, `${name.split('-')[0]}.jsonl`)));
+    }
+    const after = await ingestPaths(store, [before]);
+    expect(after.rewrites).toBe(0);
+    const rotated = await store.listDefects({ kind: 'rotated', limit: 10, offset: 0 });
+    expect(rotated.defects.map((d) => d.file).sort()).toEqual(segments.map(([d, n]) => `${d}/${n}`).sort());
+    expect((await store.listDefects({ kind: 'rewritten_source', limit: 10, offset: 0 })).total).toBe(0);
+    // No false chain break at the rotation point, and the same sessions as a clean ingest.
+    const breaks = await store.listDefects({ kind: 'previous_hash_mismatch', limit: 10, offset: 0 });
+    const clean = freshStore();
+    await ingestPaths(clean, [final]);
+    const cleanBreaks = await clean.listDefects({ kind: 'previous_hash_mismatch', limit: 10, offset: 0 });
+    expect(breaks.defects.map((d) => [d.file, d.line])).toEqual(cleanBreaks.defects.map((d) => [d.file, d.line]));
+    const summary = async (st: SqliteStore) =>
+      (await st.listSessions({ limit: 50, offset: 0 })).sessions.map((x) => [x.id, x.status, x.turnCount, x.eventCount, x.tokensTotal]);
+    expect(await summary(store)).toEqual(await summary(clean));
+    await store.close();
+    await clean.close();
+  });
+
   it('lets only one ingest write at a time', async () => {
     const root = copyFixture('control-plane/normal');
     const store = freshStore();

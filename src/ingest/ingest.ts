@@ -147,8 +147,8 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
       let next = 0;
       while (next < work.length || planned.length > 0) {
         while (next < work.length && planned.length < LOOKAHEAD_FILES) {
-          const { root, file, rootId, current } = work[next++]!;
-          const plan = await planFile(writer, root.importer, file, rootId, current, chain);
+          const { root, file, rootId } = work[next++]!;
+          const plan = await planFile(writer, root.importer, file, rootId, chain);
           if (plan.kind === 'parse') executor.submit(plan.job);
           planned.push({ plan, path: file.path });
         }

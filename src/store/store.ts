@@ -94,6 +94,13 @@ export interface IngestWriter {
   /** The live (not superseded) generation of a file, if known. */
   currentFile(path: string): Promise<FileRecord | null>;
   createFile(file: NewFile, generation: number): Promise<FileRecord>;
+  /**
+   * A live file of the same root and chain group whose first line hashed to `hash`: the file a
+   * rotated segment used to be (writers rename the active file and start a new one).
+   */
+  findByFirstLine(rootId: number, chainGroup: string, hash: Buffer): Promise<FileRecord[]>;
+  /** A file was renamed (rotated): its record, evidence and events follow it to the new path. */
+  renameFile(fileId: number, path: string, relPath: string): Promise<FileRecord>;
   /** Retire a generation: its evidence stays, its events go; its sessions get re-summarised. */
   supersedeFile(fileId: number, reason: string): Promise<void>;
   /** Record defects not tied to a batch (discovery notes); idempotent by (file, line, kind). Returns how many were new. */

@@ -67,6 +67,12 @@ export class SqliteIngestWriter implements IngestWriter {
       blockOfLine: db.prepare(
         'SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line <= ? ORDER BY first_line DESC LIMIT 1',
       ),
+      maxGeneration: db.prepare('SELECT max(generation) AS g FROM files WHERE path = ?'),
+      liveInGroup: db.prepare(
+        `SELECT f.*, r.path AS root_path FROM files f JOIN roots r ON r.id = f.root_id
+         WHERE f.root_id = ? AND f.chain_group = ? AND f.superseded = 0 ORDER BY f.id`,
+      ),
+      rename: db.prepare('UPDATE files SET path = ?, rel_path = ? WHERE id = ?'),
       touch: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?'),
       supersede: db.prepare('UPDATE files SET superseded = 1, superseded_reason = ? WHERE id = ?'),
       sessionsOfFile: db.prepare('SELECT DISTINCT sid FROM events WHERE file_id = ?'),
@@ -106,10 +112,27 @@ export class SqliteIngestWriter implements IngestWriter {
   }
 
   async createFile(file: NewFile, generation: number): Promise<FileRecord> {
+    // A path whose earlier record moved away (rotation) may still own older generations.
+    const taken = (this.st.maxGeneration.get(file.path) as { g: number | null }).g ?? 0;
     const id = Number(
-      this.st.insertFile.run({ ...file, evidenceOnly: file.evidenceOnly ? 1 : 0, generation }).lastInsertRowid,
+      this.st.insertFile.run({ ...file, evidenceOnly: file.evidenceOnly ? 1 : 0, generation: Math.max(generation, taken + 1) })
+        .lastInsertRowid,
     );
     return fileFromRow(this.st.fileById.get(id) as FileRowDb);
+  }
+
+  async findByFirstLine(rootId: number, chainGroup: string, hash: Buffer): Promise<FileRecord[]> {
+    const out: FileRecord[] = [];
+    for (const row of this.st.liveInGroup.all(rootId, chainGroup) as FileRowDb[]) {
+      const first = await this.lineAt(row.id, 1);
+      if (first && Buffer.from(first.hash).equals(hash)) out.push(fileFromRow(row));
+    }
+    return out;
+  }
+
+  async renameFile(fileId: number, path: string, relPath: string): Promise<FileRecord> {
+    this.st.rename.run(path, relPath, fileId);
+    return fileFromRow(this.st.fileById.get(fileId) as FileRowDb);
   }
 
   async supersedeFile(fileId: number, reason: string): Promise<void> {
