@@ -49,6 +49,11 @@ export const FormatNotDetected = defineError(
   (path: string) =>
     `Could not tell which agent wrote ${path}: expected a Claude Code config folder (with projects/), an Amplifier home (projects/<slug>/sessions/), or a Control Plane root (HO2/ledger/ho2m.jsonl). Pass --format to say which.`,
 );
+export const NotASessionFile = defineError(
+  'NOT_A_SESSION_FILE',
+  (path: string, format: string) =>
+    `${path} is not a session file of ${format}: pass a session's .jsonl file, or the folder that holds its sessions (a Control Plane ledger must be ingested through its plane root).`,
+);
 export const PathNotFound = defineError('PATH_NOT_FOUND', (path: string) => `No such file or folder: ${path}.`);
 export const IngestBusy = defineError(
   'INGEST_BUSY',

@@ -3,8 +3,8 @@
 
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
-import { FormatNotDetected, PathNotFound, toErrorShape } from '../core/errors.js';
+import { dirname, resolve } from 'node:path';
+import { FormatNotDetected, NotASessionFile, PathNotFound, toErrorShape } from '../core/errors.js';
 import type { Defect, Format } from '../core/model.js';
 import type { Importer, SourceFile } from '../importers/importer.js';
 import { IMPORTERS, detectFormat, importerFor } from '../importers/registry.js';
@@ -85,6 +85,12 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
       } catch {
         throw PathNotFound(resolve(t.path));
       }
+      if (statSync(real).isFile()) {
+        const one = await resolveSessionFile(real, t.format);
+        planned.push(one);
+        results.push({ path: real, format: one.format });
+        continue;
+      }
       const format = t.format ?? (await detectFormat(real));
       if (!format) throw FormatNotDetected(real);
       const importer = importerFor(format);
@@ -96,6 +102,25 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
     }
   }
   return { planned, results, defaults };
+}
+
+/**
+ * A single session file (a Claude Code transcript, an Amplifier session's file): its folder is
+ * the root, and only that session's files (with its sub-agents' files) are ingested.
+ */
+async function resolveSessionFile(file: string, format: Format | undefined): Promise<PlannedRoot> {
+  const dir = dirname(file);
+  const found = format ?? (await detectFormat(dir));
+  if (!found) throw FormatNotDetected(file);
+  const importer = importerFor(found);
+  const all = await importer.discover(dir);
+  const target = all.find((f) => f.path === file);
+  if (!target?.sessionId) {
+    throw NotASessionFile(file, found);
+  }
+  const session = target.sessionId;
+  const files = all.filter((f) => f.sessionId === session || f.sessionId?.startsWith(`${session}:`));
+  return { path: dir, format: found, importer, files };
 }
 
 /**

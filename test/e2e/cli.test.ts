@@ -80,6 +80,18 @@ describe('hindsight CLI', () => {
     expect(notJson.stderr).toMatch(/not JSON/);
   });
 
+  it('ingests a single session file with its sub-agents', () => {
+    const other = join(tempDir(), 'h.db');
+    const file = join(FIXTURES, 'claude-code', 'projects', '-home-USER-projects-spotter-worktrees-spotter-fum', '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl');
+    const res = runCli(['ingest', file, '--db', other, '--json']);
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ sessions: 3, files: 3 });
+    const amp = join(FIXTURES, 'amplifier', 'normal', 'projects', '-home-maya-src-acme-billing', 'sessions', 'f31d2334-3e59-4fd1-8a90-ee46c04cd0c2', 'events.jsonl');
+    const res2 = runCli(['ingest', amp, '--db', other, '--json']);
+    expect(res2.status).toBe(0);
+    expect(JSON.parse(res2.stdout)).toMatchObject({ sessions: 4 });
+  });
+
   it('reports a path that does not exist and ingests the others', () => {
     const other = join(tempDir(), 'h.db');
     const res = runCli(['ingest', '/nonexistent/place', join(FIXTURES, 'control-plane', 'normal'), '--db', other]);
