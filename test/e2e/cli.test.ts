@@ -89,7 +89,9 @@ describe('hindsight CLI', () => {
     const amp = join(FIXTURES, 'amplifier', 'normal', 'projects', '-home-maya-src-acme-billing', 'sessions', 'f31d2334-3e59-4fd1-8a90-ee46c04cd0c2', 'events.jsonl');
     const res2 = runCli(['ingest', amp, '--db', other, '--json']);
     expect(res2.status).toBe(0);
-    expect(JSON.parse(res2.stdout)).toMatchObject({ sessions: 4 });
+    expect(JSON.parse(res2.stdout)).toMatchObject({ files: 3 }); // metadata, transcript, events of that session
+    const shown = runCli(['session', 'f31d2334-3e59-4fd1-8a90-ee46c04cd0c2', '--db', other]);
+    expect(shown.stdout).toMatch(/3 turns/);
   });
 
   it('reports a path that does not exist and ingests the others', () => {
