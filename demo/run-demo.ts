@@ -50,8 +50,8 @@ async function main(): Promise<void> {
     const again = await ingestPaths(store, [claude, amp, plane], {});
     process.stdout.write(`Re-ingest of the unchanged corpus: ${again.filesUnchanged}/${again.files} files skipped in ${again.seconds.toFixed(3)} s\n`);
 
-    heading('3. hindsight sessions');
-    const { total, sessions } = await store.listSessions({ limit: 15, offset: 0 });
+    heading('3. hindsight sessions --top-level');
+    const { total, sessions } = await store.listSessions({ limit: 15, offset: 0, topLevelOnly: true });
     process.stdout.write(`${renderSessionTable(sessions, total)}\n`);
 
     const withChildren = (await store.listSessions({ format: 'claude-code', topLevelOnly: true, limit: 50, offset: 0 })).sessions.find(

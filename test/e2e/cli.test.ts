@@ -131,6 +131,8 @@ describe('hindsight CLI', () => {
     const table = runCli(['sessions', '--db', db, '--limit', '5']);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/^SESSION\s+FORMAT\s+KIND\s+STATUS/);
+    const top = runCli(['sessions', '--db', db, '--top-level', '--format', 'claude-code']);
+    expect(top.stdout).toMatch(/6 of 6 sessions/);
     const one = runCli(['session', '8463c716-a2ea-4c14-9efa-87158ebd9f20', '--db', db]);
     expect(one.status).toBe(0);
     expect(one.stdout).toMatch(/children \(2\)/);
@@ -151,7 +153,7 @@ describe('npm run demo', () => {
     const { spawnSync } = await import('node:child_process');
     const res = spawnSync(process.execPath, [join(REPO, 'dist', 'demo', 'run-demo.js')], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
     expect(res.status).toBe(0);
-    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions', '4. hindsight session', '5. hindsight tool raw_lines', 'Try next']) {
+    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions --top-level', '4. hindsight session', '5. hindsight tool raw_lines', 'Try next']) {
       expect(res.stdout).toContain(section);
     }
     expect(res.stdout).toMatch(/claude-code/);

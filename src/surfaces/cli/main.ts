@@ -18,8 +18,8 @@ Usage:
   hindsight ingest [PATH...] [--format F] [--db FILE] [--json] [--wait]
       Ingest agent logs (Claude Code config folders, Amplifier homes, Control Plane roots).
       With no PATH, ingests the default locations and says which.
-  hindsight sessions [--limit N] [--offset N] [--format F] [--db FILE]
-      List sessions as a table.
+  hindsight sessions [--limit N] [--offset N] [--format F] [--top-level] [--db FILE]
+      List sessions as a table (--top-level hides sub-agents, forks and sidechains).
   hindsight session ID [--db FILE]
       Show one session's details.
   hindsight tools [--json]
@@ -60,6 +60,7 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
       root: { type: 'string' },
+      'top-level': { type: 'boolean', default: false },
     },
   });
 }
@@ -152,6 +153,7 @@ async function run(argv: string[]): Promise<number> {
       return withStore(values.db, async (store) => {
         const { total, sessions } = await store.listSessions({
           format: values.format as Format | undefined,
+          topLevelOnly: values['top-level'],
           limit: intOption(values.limit, 'limit') ?? 50,
           offset: intOption(values.offset, 'offset') ?? 0,
         });
