@@ -1,12 +1,14 @@
 // Every tool, defined once. Surfaces (CLI, MCP, HTTP, agent runtime) and docs loop over this.
 
 import { zodToJsonSchema } from 'zod-to-json-schema';
+import { listFiles } from './list-files/index.js';
 import { listSessions } from './list-sessions/index.js';
+import { readFile } from './read-file/index.js';
 import { rawLines } from './raw-lines/index.js';
 import { sources } from './sources/index.js';
 import type { AnyTool } from './tool.js';
 
-export const TOOLS: readonly AnyTool[] = [listSessions, rawLines, sources];
+export const TOOLS: readonly AnyTool[] = [listSessions, rawLines, sources, listFiles, readFile];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

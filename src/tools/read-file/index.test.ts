@@ -1,0 +1,52 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { runTool } from '../tool.js';
+import { readFile } from './index.js';
+
+let root: string;
+let store: SqliteStore;
+const call = (args: unknown) => runTool(readFile, args, { store, workspaceRoot: root }) as Promise<Record<string, any>>;
+
+beforeAll(() => {
+  root = tempDir('hs-ws-');
+  store = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+  writeFileSync(join(root, 'ten.txt'), Array.from({ length: 10 }, (_, i) => `line ${i + 1} é`).join('\n') + '\n');
+  writeFileSync(join(root, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]));
+  writeFileSync(join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  mkdirSync(join(root, 'dir'));
+  const outside = tempDir('hs-outside-');
+  writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+  symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
+});
+
+describe('read_file', () => {
+  it('returns a line range with the total count and the next line', async () => {
+    const r = await call({ path: 'ten.txt', from_line: 3, limit: 4 });
+    expect(r.status).toBe('ok');
+    expect(r.lines).toEqual([3, 4, 5, 6].map((n) => ({ line_number: n, text: `line ${n} é` })));
+    expect(r).toMatchObject({ count: 10, returned: 4, has_more: true, next_from_line: 7 });
+  });
+
+  it('cuts at max_bytes and says so', async () => {
+    const r = await call({ path: 'ten.txt', max_bytes: 300 });
+    expect(r.truncated).toBe(true);
+    expect(r.returned).toBeLessThan(10);
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(300);
+  });
+
+  it('refuses binary and non-UTF-8 files with a clear error', async () => {
+    expect(await call({ path: 'image.png' })).toMatchObject({ status: 'error', code: 'BINARY_FILE' });
+    expect((await call({ path: 'latin1.txt' })).error).toMatch(/not UTF-8 text/);
+  });
+
+  it('refuses paths outside the root, folders, and missing files', async () => {
+    expect(await call({ path: '../etc/passwd' })).toMatchObject({ code: 'PATH_ESCAPES_ROOT' });
+    expect(await call({ path: '/etc/passwd' })).toMatchObject({ code: 'PATH_ESCAPES_ROOT' });
+    expect(await call({ path: 'link.txt' })).toMatchObject({ code: 'PATH_ESCAPES_ROOT' });
+    expect(await call({ path: 'dir' })).toMatchObject({ code: 'WRONG_KIND' });
+    expect(await call({ path: 'missing.txt' })).toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+});

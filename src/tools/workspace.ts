@@ -1,0 +1,78 @@
+// Confinement for the workspace file tools: every path is resolved against the workspace root
+// by real path, so `..`, absolute paths and symlinks that point outside are all refused.
+
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { defineError } from '../core/errors.js';
+
+export const PathEscapesRoot = defineError(
+  'PATH_ESCAPES_ROOT',
+  (path: string) => `Path "${path}" is outside the workspace root; give a path relative to the root, without "..".`,
+);
+export const FileNotFound = defineError(
+  'FILE_NOT_FOUND',
+  (path: string, what: string) => `No ${what} at "${path}" under the workspace root. Use list_files to see what exists.`,
+);
+
+export const WrongKind = defineError(
+  'WRONG_KIND',
+  (path: string, expected: 'file' | 'folder') =>
+    `"${path}" is a ${expected === 'file' ? 'folder' : 'file'}, not a ${expected}; ${expected === 'file' ? 'use list_files to look inside it' : 'use read_file to read it'}.`,
+);
+export const BinaryFile = defineError(
+  'BINARY_FILE',
+  (path: string, why: string) => `"${path}" looks binary (${why}); read_file only returns text.`,
+);
+
+/** The workspace root's real path (default: the current directory). */
+export function workspaceRoot(root: string | undefined): string {
+  return realpathSync(resolve(root ?? process.cwd()));
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * Resolve `path` (relative to `root`) to a real path inside the root, or throw: absolute paths,
+ * `..` that leaves the root and symlinks pointing out are refused; a missing path is not found.
+ */
+export function confine(root: string, path: string, what: 'file' | 'folder'): string {
+  if (isAbsolute(path)) throw PathEscapesRoot(path);
+  const lexical = resolve(root, path);
+  if (!inside(root, lexical)) throw PathEscapesRoot(path);
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    throw FileNotFound(path, what);
+  }
+  if (!inside(root, real)) throw PathEscapesRoot(path);
+  return real;
+}
+
+/** `path` relative to the root, with `/` separators. */
+export function relativeTo(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
+}
+
+/** A filename pattern (`*`, `?`, `[abc]`) as an anchored RegExp; linear, no backtracking blow-up. */
+export function globToRegExp(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 1);
+      if (end === -1) out += '\\[';
+      else {
+        const body = glob.slice(i + 1, end).replace(/\\/g, '\\\\');
+        out += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
