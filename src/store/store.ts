@@ -229,6 +229,10 @@ export interface Store {
   getSession(id: string): Promise<SessionRow | null>;
   /** Ledgers that hold evidence for the session (its own files, its children's, or its plane root's). */
   sessionLedgers(id: string): Promise<LedgerInfo[]>;
+  /** The roots ingested (what the user pointed at), optionally of one format. */
+  listRoots(format?: Format): Promise<{ path: string; format: Format }[]>;
+  /** Ledgers of a root (its live and superseded files per ledger, in reading order). */
+  rootLedgers(rootPath: string): Promise<LedgerInfo[]>;
   /** Evidence lines of the given files in ledger order, starting at position `from` (1-based) of their concatenation. */
   rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]>;
   sessionEvents(id: string, options: { offset: number; limit: number }): Promise<StoredEvent[]>;

@@ -6,9 +6,10 @@ import { listSessions } from './list-sessions/index.js';
 import { readFile } from './read-file/index.js';
 import { rawLines } from './raw-lines/index.js';
 import { sources } from './sources/index.js';
+import { verifyLedger } from './verify-ledger/index.js';
 import type { AnyTool } from './tool.js';
 
-export const TOOLS: readonly AnyTool[] = [listSessions, rawLines, sources, listFiles, readFile];
+export const TOOLS: readonly AnyTool[] = [listSessions, rawLines, sources, verifyLedger, listFiles, readFile];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import type { Format } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type {
   DefectQuery,
@@ -127,6 +128,31 @@ export class SqliteStore implements Store {
         generation: r.generation,
         superseded: r.superseded === 1,
       });
+      byLedger.set(r.ledger, info);
+    }
+    return [...byLedger.values()];
+  }
+
+  async listRoots(format?: Format): Promise<{ path: string; format: Format }[]> {
+    const rows = (
+      format
+        ? this.db.prepare('SELECT path, format FROM roots WHERE format = ? ORDER BY path').all(format)
+        : this.db.prepare('SELECT path, format FROM roots ORDER BY path').all()
+    ) as { path: string; format: Format }[];
+    return rows;
+  }
+
+  async rootLedgers(rootPath: string): Promise<LedgerInfo[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded FROM files f
+         JOIN roots r ON r.id = f.root_id WHERE r.path = ? ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
+      )
+      .all(rootPath) as { id: number; ledger: string; rel_path: string; path: string; lines: number; generation: number; superseded: number }[];
+    const byLedger = new Map<string, LedgerInfo>();
+    for (const r of rows) {
+      const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
+      info.files.push({ fileId: r.id, relPath: r.rel_path, path: r.path, lines: r.lines, generation: r.generation, superseded: r.superseded === 1 });
       byLedger.set(r.ledger, info);
     }
     return [...byLedger.values()];
