@@ -4,7 +4,7 @@
 // Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateClaudeCode } from './generators/claude-code.js';
 import { generateControlPlane } from './generators/control-plane.js';
@@ -111,4 +111,3 @@ const cp = corpus('control-plane', CP_MB, (dir) => generateControlPlane(dir, { s
 const figures = [...measure('claude-code', cc), ...measure('control-plane', cp)];
 const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-void readFileSync;

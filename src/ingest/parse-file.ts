@@ -289,7 +289,7 @@ function runParser(
   lastTsKey: string | null,
   call: (ctx: LineContext) => void,
 ): string | null {
-  let tsForLine = lastTsKey;
+  const tsForLine = lastTsKey;
   let lineTs: string | null | undefined; // the line's own timestamp, once seen
   const ctx: LineContext = {
     file,
@@ -369,6 +369,5 @@ function runParser(
     },
   };
   call(ctx);
-  void tsForLine;
   return lineTs ?? lastTsKey;
 }
