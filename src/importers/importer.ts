@@ -164,8 +164,12 @@ export interface Importer {
   detect(path: string): Promise<boolean>;
   /** Default roots that exist on this machine, from the environment. */
   defaultRoots(env: NodeJS.ProcessEnv, home: string): Promise<string[]>;
-  /** Every file under `root` to ingest, in reading order, with discovery notes. */
-  discover(root: string): Promise<SourceFile[]>;
+  /**
+   * Every file under `root` to ingest, in reading order, with discovery notes. Findings that
+   * belong to no file (an unreadable projects folder, a symlink loop) go to `rootNotes` when
+   * the caller passes it, else onto the first file (so that a root with no file still reports).
+   */
+  discover(root: string, rootNotes?: Defect[]): Promise<SourceFile[]>;
   createParser(file: SourceFile, options: ParserOptions): LineParser;
   summarize(input: SummaryInput): SummaryOutput;
 }

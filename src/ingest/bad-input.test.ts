@@ -227,3 +227,23 @@ describe('bad input is data', () => {
     await store.close();
   });
 });
+
+describe('findings that belong to no file', () => {
+  it('are recorded even when the root yields no file at all', async () => {
+    const root = tempDir('hs-empty-');
+    mkdirSync(join(root, 'projects'));
+    symlinkSync(join(root, 'projects', 'a'), join(root, 'projects', 'b'));
+    symlinkSync(join(root, 'projects', 'b'), join(root, 'projects', 'a'));
+    const store = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    const summary = await ingestPaths(store, [root], { format: 'claude-code' });
+    expect(summary.files).toBe(0);
+    const { defects } = await store.listDefects({ limit: 10, offset: 0 });
+    expect(defects.length).toBeGreaterThan(0);
+    expect(defects.every((d) => d.file.startsWith('projects/'))).toBe(true);
+    // Reported once, however often the root is ingested.
+    const again = await ingestPaths(store, [root], { format: 'claude-code' });
+    expect(again.defects).toBe(0);
+    expect((await store.listDefects({ limit: 10, offset: 0 })).total).toBe(defects.length);
+    await store.close();
+  });
+});

@@ -61,6 +61,8 @@ interface PlannedRoot {
   format: Format;
   importer: Importer;
   files: SourceFile[];
+  /** Findings that belong to no file (unreadable folders, symlink loops). */
+  rootNotes?: Defect[];
 }
 
 async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ planned: PlannedRoot[]; results: IngestRootResult[]; defaults: boolean }> {
@@ -94,8 +96,9 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
       const format = t.format ?? (await detectFormat(real));
       if (!format) throw FormatNotDetected(real);
       const importer = importerFor(format);
-      const files = await importer.discover(real);
-      planned.push({ path: real, format, importer, files });
+      const rootNotes: Defect[] = [];
+      const files = await importer.discover(real, rootNotes);
+      planned.push({ path: real, format, importer, files, rootNotes });
       results.push({ path: real, format });
     } catch (err) {
       results.push({ path: resolve(t.path), format: t.format ?? null, error: toErrorShape(err) });
@@ -154,7 +157,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
     let bytesTotal = 0;
     for (const root of planned) {
       const rootId = await writer.rootId(root.path, root.format);
-      const notes: Defect[] = root.files.flatMap((f) => f.notes ?? []);
+      const notes: Defect[] = [...(root.rootNotes ?? []), ...root.files.flatMap((f) => f.notes ?? [])];
       if (notes.length) summary.defects += await writer.addDefects(rootId, notes);
       for (const file of root.files) {
         const current = await writer.currentFile(file.path);

@@ -39,7 +39,7 @@ async function sessionsDirs(projectsDir: string, projectsRel: string, notes: Def
  * transcript.jsonl, events.jsonl, then rewritten-history backups as evidence. Findings that
  * belong to no session file ride on the first file returned.
  */
-export async function discoverAmplifier(root: string): Promise<SourceFile[]> {
+export async function discoverAmplifier(root: string, rootNotes?: Defect[]): Promise<SourceFile[]> {
   const shape = await resolveRootShape(root);
   if (!shape) return [];
   const notes: Defect[] = [];
@@ -85,8 +85,9 @@ export async function discoverAmplifier(root: string): Promise<SourceFile[]> {
     notes.push(...out.notes);
   }
 
-  // The contract has no place for root-level findings: attach them to the first file.
-  if (notes.length > 0 && files.length > 0) {
+  // Root-level findings go to the caller's list, else onto the first file.
+  if (rootNotes) rootNotes.push(...notes);
+  else if (notes.length > 0 && files.length > 0) {
     const first = files[0]!;
     first.notes = [...(first.notes ?? []), ...notes];
   }

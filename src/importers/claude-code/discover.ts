@@ -7,11 +7,11 @@
 //   <slug>/<sessionId>/subagents/agent-<id>.meta.json      ledger agent-<id>.meta (document, facts only)
 //   <slug>/agent-<id>.jsonl                                ledger agent-<id>; parent named by its lines
 //
-// Findings (unreadable folders, symlink loops) ride on the first file returned: the contract has
-// no other place for root-level notes.
+// Findings (unreadable folders, symlink loops) go to the caller's root-notes list, or ride on
+// the first file returned when no list is given.
 
 import { join, resolve } from 'node:path';
-import type { SessionFacts } from '../../core/model.js';
+import type { Defect, SessionFacts } from '../../core/model.js';
 import type { SourceFile } from '../importer.js';
 import { firstVisit, isDir, listFolder, type Walk } from './folder-list.js';
 import { slugFolders, type SlugFolder } from './roots.js';
@@ -116,12 +116,13 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
   return [...out, ...oldAgents];
 }
 
-export async function discoverClaudeCode(rootPath: string): Promise<SourceFile[]> {
+export async function discoverClaudeCode(rootPath: string, rootNotes?: Defect[]): Promise<SourceFile[]> {
   const root = resolve(rootPath);
   const walk: Walk = { root, notes: [], visited: new Set() };
   const files: SourceFile[] = [];
   for (const slug of await slugFolders(walk, root)) files.push(...(await slugFiles(walk, root, slug)));
   const first = files[0];
-  if (first && walk.notes.length > 0) first.notes = [...(first.notes ?? []), ...walk.notes];
+  if (rootNotes) rootNotes.push(...walk.notes);
+  else if (first && walk.notes.length > 0) first.notes = [...(first.notes ?? []), ...walk.notes];
   return files;
 }
