@@ -41,7 +41,6 @@ export interface ChunkResult {
   events: ParsedEvent[];
   defects: Defect[];
   facts: SessionFacts[];
-  badLines: number;
   offset: number;
   nextLine: number;
   lastTsKey: string | null;
@@ -56,14 +55,12 @@ class BatchSink implements FileSink {
   events: ParsedEvent[] = [];
   defects: Defect[] = [];
   factsList: SessionFacts[] = [];
-  badLines = 0;
   private seen = new Map<string, number>();
 
   constructor(private readonly source: SourceFile) {}
 
   line(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void {
     const hash = this.evidence.add(lineNumber, offset, bytes, status);
-    if (status === 'bad') this.badLines++;
     if (status === 'blank' || status === 'incomplete') return;
     const key = hash.toString('latin1');
     const first = this.seen.get(key);
@@ -139,7 +136,6 @@ export class ChunkParser {
       events: sink.events,
       defects: sink.defects,
       facts: sink.factsList,
-      badLines: sink.badLines,
       offset: res.offset,
       nextLine: res.lineNumber,
       lastTsKey: res.lastTsKey,
@@ -150,7 +146,6 @@ export class ChunkParser {
     sink.events = [];
     sink.defects = [];
     sink.factsList = [];
-    sink.badLines = 0;
     return { chunk, blocks };
   }
 }

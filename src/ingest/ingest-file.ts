@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { badLineCount } from '../core/bad-lines.js';
 import type { Defect, SessionFacts } from '../core/model.js';
 import type { Importer, SourceFile } from '../importers/importer.js';
 import type { EvidenceBlock, FileCheckpoint, FileRecord, IngestWriter } from '../store/store.js';
@@ -251,7 +252,7 @@ export async function runPlan(
       defect: (d) => defects.push(d),
       facts: (f) => facts.push(f),
     });
-    await commit(writer, plan.record.id, source, outcome, await evidence.take(), events, defects, facts, source.facts ?? [], 0, {
+    await commit(writer, plan.record.id, source, outcome, await evidence.take(), events, defects, facts, source.facts ?? [], {
       size: plan.stat.size,
       mtimeMs: plan.stat.mtimeMs,
       offset: plan.bytes.length,
@@ -281,7 +282,6 @@ export async function runPlan(
       first ? [...plan.first.defects, ...chunk.defects] : chunk.defects,
       chunk.facts,
       first ? plan.first.facts : [],
-      chunk.badLines,
       {
         size: last ? plan.stat.size : -1,
         mtimeMs: last ? plan.stat.mtimeMs : -1,
@@ -307,7 +307,6 @@ async function commit(
   defects: Defect[],
   facts: SessionFacts[],
   layoutFacts: SessionFacts[],
-  badLines: number,
   checkpoint: FileCheckpoint,
   clearFromLine?: number,
 ): Promise<void> {
@@ -324,7 +323,7 @@ async function commit(
   });
   outcome.events += events.length;
   outcome.lines += blocks.reduce((n, b) => n + b.lines.length, 0);
-  outcome.badLines += badLines;
+  outcome.badLines += badLineCount(defects);
   outcome.defects += defects.length;
 }
 

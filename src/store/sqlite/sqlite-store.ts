@@ -27,7 +27,8 @@ import { SqliteIngestWriter } from './sqlite-writer.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
-  (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.severity = 'error') AS bad_lines,
+  (SELECT count(*) FROM (SELECT DISTINCT d.root_id, d.rel_path, d.line FROM defects d
+    WHERE d.session_id = s.id AND d.severity = 'error' AND d.line IS NOT NULL)) AS bad_lines,
   (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.kind = 'rewritten_source') AS rewrites
   FROM sessions s LEFT JOIN roots r ON r.id = s.root_id`;
 
@@ -317,7 +318,9 @@ export class SqliteStore implements Store {
       sessions: one<{ n: number }>('SELECT count(*) AS n FROM sessions').n,
       events: one<{ n: number }>('SELECT count(*) AS n FROM events').n,
       lines: one<{ n: number | null }>('SELECT sum(lines) AS n FROM files').n ?? 0,
-      badLines: one<{ n: number }>("SELECT count(*) AS n FROM defects WHERE severity = 'error'").n,
+      badLines: one<{ n: number }>(
+        "SELECT count(*) AS n FROM (SELECT DISTINCT root_id, rel_path, line FROM defects WHERE severity = 'error' AND line IS NOT NULL)",
+      ).n,
       bytes: one<{ n: number | null }>('SELECT sum(size) AS n FROM files WHERE superseded = 0').n ?? 0,
       storedEvidenceBytes: one<{ n: number | null }>('SELECT sum(length(data)) AS n FROM blocks').n ?? 0,
       rewrites: one<{ n: number }>("SELECT count(*) AS n FROM defects WHERE kind = 'rewritten_source'").n,

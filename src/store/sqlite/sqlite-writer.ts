@@ -9,6 +9,7 @@ import type { Defect, Format, SessionFacts } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
 import { eventFromRaw, fileFromRow, type FileRowDb } from './rows.js';
+import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 
@@ -82,6 +83,9 @@ export class SqliteIngestWriter implements IngestWriter {
       deleteEventsFrom: db.prepare('DELETE FROM events WHERE file_id = ? AND line_number >= ?'),
       deleteBlocksFrom: db.prepare('DELETE FROM blocks WHERE file_id = ? AND first_line >= ?'),
       deleteDefectsFrom: db.prepare('DELETE FROM defects WHERE file_id = ? AND line >= ? AND derived = 0'),
+      badLinesFrom: db.prepare(
+        "SELECT count(DISTINCT line) AS n FROM defects WHERE file_id = ? AND line >= ? AND severity = 'error' AND derived = 0",
+      ),
       blocksFrom: db.prepare('SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line >= ?'),
       countEventsFrom: db.prepare('SELECT count(*) AS n FROM events WHERE file_id = ? AND line_number >= ?'),
       adjustCounts: db.prepare('UPDATE files SET lines = lines - ?, bad_lines = bad_lines - ?, events = events - ? WHERE id = ?'),
@@ -184,11 +188,9 @@ export class SqliteIngestWriter implements IngestWriter {
         for (const { sid } of this.st.sessionsOfFileFrom.all(file.id, from) as { sid: number }[]) this.st.sidDirty.run(sid);
         for (const { id } of this.st.eventIdsOfFileFrom.all(file.id, from) as { id: number }[]) this.st.deleteFts.run(id);
         for (const b of this.st.blocksFrom.all(file.id, from) as { first_line: number; first_offset: number; line_index: Buffer }[]) {
-          for (const l of unpackLines(b.line_index, b.first_line, b.first_offset)) {
-            removedLines++;
-            if (l.status === 'bad') removedBad++;
-          }
+          removedLines += unpackLines(b.line_index, b.first_line, b.first_offset).length;
         }
+        removedBad = (this.st.badLinesFrom.get(file.id, from) as { n: number }).n;
         removedEvents = (this.st.countEventsFrom.get(file.id, from) as { n: number }).n;
         this.st.deleteEventsFrom.run(file.id, from);
         this.st.deleteBlocksFrom.run(file.id, from);
@@ -202,7 +204,6 @@ export class SqliteIngestWriter implements IngestWriter {
           file.id, block.firstLine, block.lines.length, block.firstOffset, block.rawBytes, packLines(block.lines), block.data,
         );
         lines += block.lines.length;
-        for (const l of block.lines) if (l.status === 'bad') bad++;
       }
       for (const f of batch.layoutFacts ?? []) {
         const s = this.session(f.id, f.format, file.rootId);
@@ -241,6 +242,7 @@ export class SqliteIngestWriter implements IngestWriter {
         if (e.text) this.st.insertFts.run(res.lastInsertRowid, e.text);
       }
       for (const d of batch.defects) this.insertDefect(file.rootId, file.id, d, false);
+      bad = badLineCount(batch.defects);
       for (const s of touched) {
         if (s.factsChanged) {
           const f = s.facts;
