@@ -60,6 +60,11 @@ export const IngestBusy = defineError(
   (db: string, pid: number) =>
     `Another hindsight ingest (pid ${pid}) is writing to ${db}. Wait for it to finish, or pass --wait to queue behind it.`,
 );
+export const StoreOpenFailed = defineError(
+  'STORE_OPEN_FAILED',
+  (location: string, reason: string) =>
+    `Cannot open the store at ${location} (${reason}). Pass a writable file path with --db or HINDSIGHT_DB.`,
+);
 export const StoreSchemaTooNew = defineError(
   'STORE_SCHEMA_TOO_NEW',
   (found: number, known: number) =>

@@ -139,6 +139,13 @@ describe('hindsight CLI', () => {
     expect(one.stdout).toMatch(/ledgers: transcript/);
   });
 
+  it('says clearly when the store cannot be opened', () => {
+    const res = runCli(['tool', 'sources', '{}', '--db', tempDir()]);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/Cannot open the store at .* \(it is a folder\)\. Pass a writable file path with --db/);
+    expect(res.stderr).not.toMatch(/at new /); // no stack trace
+  });
+
   it('writes a usable file for a new --db path in a folder that does not exist yet', () => {
     const nested = join(tempDir(), 'a', 'b', 'h.db');
     writeFileSync(join(tempDir(), 'x'), '');

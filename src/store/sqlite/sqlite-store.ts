@@ -1,9 +1,10 @@
 // The embedded default engine: one SQLite file (WAL), opened with migrations applied.
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { StoreOpenFailed } from '../../core/errors.js';
 import type { Format } from '../../core/model.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type {
@@ -44,8 +45,15 @@ export class SqliteStore implements Store {
     readonly location: string,
     options: SqliteStoreOptions = {},
   ) {
-    if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
-    this.db = new Database(location, { readonly: options.readonly ?? false });
+    try {
+      if (location !== ':memory:') {
+        if (existsSync(location) && statSync(location).isDirectory()) throw new Error('it is a folder');
+        mkdirSync(dirname(location), { recursive: true });
+      }
+      this.db = new Database(location, { readonly: options.readonly ?? false });
+    } catch (err) {
+      throw StoreOpenFailed(location, (err as Error).message);
+    }
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
