@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import type { Defect, SessionFacts, SessionSummary } from '../core/model.js';
 import { mergeFacts } from '../core/facts.js';
 import { compareTimeline } from '../core/timeline-order.js';
-import { parseDocumentFile, parseJsonlFile, type ParsedEvent } from '../ingest/parse-file.js';
+import { emptyFile, parseDocumentFile, parseJsonlFile, type ParsedEvent } from '../ingest/parse-file.js';
 import type { Importer, SourceFile, StoredEvent } from './importer.js';
 
 export interface HarnessSession {
@@ -63,7 +63,7 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
     else {
       // As the pipeline does (ingest-file.ts): an empty JSONL file is worth an info line.
       if (statSync(file.path).size === 0) {
-        defects.push({ severity: 'info', kind: 'empty_file', file: file.relPath, line: null, message: 'file is empty', sessionId: file.sessionId ?? null });
+        defects.push(emptyFile(file));
       }
       parseJsonlFile(file, parser, sink);
     }

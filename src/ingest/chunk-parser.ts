@@ -1,6 +1,6 @@
 // Parses a JSONL file a chunk (~2 MiB of input) at a time into batches ready for the store:
 // evidence blocks (hashed, compressed), events, defects and facts, with the position and parser
-// state to resume from, for the executor (parse-executor.ts) to hand to the writer.
+// state to resume from, for the parse queue (parse-queue.ts) to hand to the writer.
 
 import type { Defect, Format, SessionFacts } from '../core/model.js';
 import type { LineParser, SourceFile } from '../importers/importer.js';
@@ -26,8 +26,8 @@ export interface ParseJob {
   format: Format;
   resumeState?: unknown;
   chainState?: unknown;
-  /** Take the chain state from the previous file of the group that the executor parsed. */
-  chainFromExecutor?: boolean;
+  /** Take the chain state from the previous file of the group that the queue parsed. */
+  chainFromQueue?: boolean;
   offset: number;
   lineNumber: number;
   lastTsKey: string | null;

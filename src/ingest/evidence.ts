@@ -48,8 +48,6 @@ export class EvidenceBuilder {
   private firstLine = 0;
   private firstOffset = 0;
   private done: Promise<EvidenceBlock>[] = [];
-  /** Raw bytes taken since the last `take()`. */
-  rawBytes = 0;
 
   /** Add one physical line; `bytes` is copied. Incomplete lines get a block of their own. */
   add(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): Buffer {
@@ -64,7 +62,6 @@ export class EvidenceBuilder {
     if (withNewline) copy[bytes.length] = 10;
     this.parts.push(copy);
     this.partBytes += copy.length;
-    this.rawBytes += copy.length;
     const hash = lineHash(bytes);
     this.lines.push({ lineNumber, offset, length: bytes.length, hash, status });
     if (this.partBytes >= BLOCK_BYTES || status === 'incomplete') this.seal();
@@ -87,7 +84,6 @@ export class EvidenceBuilder {
     this.seal();
     const out = this.done;
     this.done = [];
-    this.rawBytes = 0;
     return Promise.all(out);
   }
 }

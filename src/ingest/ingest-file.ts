@@ -11,8 +11,8 @@ import type { Importer, SourceFile } from '../importers/importer.js';
 import type { EvidenceBlock, FileCheckpoint, FileRecord, IngestWriter } from '../store/store.js';
 import type { ChunkResult, ParseJob } from './chunk-parser.js';
 import { EvidenceBuilder, lineHash } from './evidence.js';
-import { InProcessParser, type ParseExecutor } from './parse-executor.js';
-import { parseDocumentFile, type ParsedEvent } from './parse-file.js';
+import { ParseQueue } from './parse-queue.js';
+import { emptyFile, parseDocumentFile, type ParsedEvent } from './parse-file.js';
 
 export interface FileOutcome {
   unchanged: boolean;
@@ -24,8 +24,8 @@ export interface FileOutcome {
   defects: number;
 }
 
-/** How a chain group continues: from a state stored earlier, or from the file the executor just parsed. */
-export type ChainLink = { fromExecutor: true } | { fromExecutor: false; state: unknown };
+/** How a chain group continues: from a state stored earlier, or from the file the queue just parsed. */
+export type ChainLink = { fromQueue: true } | { fromQueue: false; state: unknown };
 
 export type FilePlan =
   | { kind: 'skip'; outcome: FileOutcome }
@@ -115,7 +115,7 @@ export async function planFile(
   const outcome = emptyOutcome();
   const group = source.chainGroup ? `${source.root}\0${source.chainGroup}` : null;
   const skip = (): FilePlan => {
-    if (group) chain.set(group, { fromExecutor: false, state: current?.parserState });
+    if (group) chain.set(group, { fromQueue: false, state: current?.parserState });
     outcome.unchanged = true;
     return { kind: 'skip', outcome };
   };
@@ -211,7 +211,7 @@ export async function planFile(
     record = await newFile(1);
   }
   if (stat.size === 0) {
-    defects.push({ severity: 'info', kind: 'empty_file', file: source.relPath, line: null, message: 'file is empty', sessionId: source.sessionId ?? null });
+    defects.push(emptyFile(source));
   }
   const link = group ? chain.get(group) : undefined;
   const job: ParseJob = {
@@ -220,22 +220,22 @@ export async function planFile(
     source,
     format: importer.format,
     resumeState,
-    chainState: link && !link.fromExecutor ? link.state : undefined,
-    chainFromExecutor: link?.fromExecutor ?? false,
+    chainState: link && !link.fromQueue ? link.state : undefined,
+    chainFromQueue: link?.fromQueue ?? false,
     offset: record.offset,
     lineNumber: record.nextLine,
     lastTsKey: record.lastTsKey,
     end: stat.size,
   };
-  if (group) chain.set(group, { fromExecutor: true });
+  if (group) chain.set(group, { fromQueue: true });
   return { kind: 'parse', record, source, stat, job, clearFromLine, first: { defects, facts: source.facts ?? [] }, outcome };
 }
 
-/** Carry out a plan: commit the document, or every chunk the executor parses for the job. */
+/** Carry out a plan: commit the document, or every chunk the queue parses for the job. */
 export async function runPlan(
   writer: IngestWriter,
   plan: FilePlan,
-  executor: ParseExecutor,
+  queue: ParseQueue,
   onBytes?: (n: number) => void,
 ): Promise<FileOutcome> {
   if (plan.kind === 'skip') return plan.outcome;
@@ -251,7 +251,7 @@ export async function runPlan(
       event: (e) => events.push(e),
       defect: (d) => defects.push(d),
       facts: (f) => facts.push(f),
-    });
+    }, plan.bytes);
     await commit(writer, plan.record.id, source, outcome, await evidence.take(), events, defects, facts, source.facts ?? [], {
       size: plan.stat.size,
       mtimeMs: plan.stat.mtimeMs,
@@ -267,7 +267,7 @@ export async function runPlan(
   }
   let first = true;
   for (;;) {
-    const chunk: ChunkResult = await executor.next(plan.job.jobId);
+    const chunk: ChunkResult = await queue.next(plan.job.jobId);
     outcome.bytes += chunk.bytesRead;
     onBytes?.(chunk.bytesRead);
     const last = !chunk.more;
@@ -329,7 +329,7 @@ async function commit(
 
 /**
  * Ingest one file in-process (no worker): plan and run. For embedding and tests; the
- * pipeline (ingest.ts) plans a few files ahead and shares one executor.
+ * pipeline (ingest.ts) plans a few files ahead and shares one parse queue.
  */
 export async function ingestFile(
   writer: IngestWriter,
@@ -338,8 +338,8 @@ export async function ingestFile(
   rootId: number,
   options: { chain?: Map<string, ChainLink>; onBytes?: (n: number) => void } = {},
 ): Promise<FileOutcome> {
-  const executor = new InProcessParser();
+  const queue = new ParseQueue();
   const plan = await planFile(writer, importer, source, rootId, options.chain ?? new Map());
-  if (plan.kind === 'parse') executor.submit(plan.job);
-  return runPlan(writer, plan, executor, options.onBytes);
+  if (plan.kind === 'parse') queue.submit(plan.job);
+  return runPlan(writer, plan, queue, options.onBytes);
 }

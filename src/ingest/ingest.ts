@@ -10,7 +10,7 @@ import type { Importer, SourceFile } from '../importers/importer.js';
 import { IMPORTERS, detectFormat, importerFor } from '../importers/registry.js';
 import type { FileRecord, Store } from '../store/store.js';
 import { planFile, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
-import { createParseExecutor } from './parse-executor.js';
+import { ParseQueue } from './parse-queue.js';
 
 export interface IngestProgress {
   filesDone: number;
@@ -167,7 +167,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
     }
     // Plan a few files ahead of the one being written (cheap: stat and a lookup each).
     const chain = new Map<string, ChainLink>();
-    const executor = createParseExecutor();
+    const queue = new ParseQueue();
     let bytesDone = 0;
     let filesDone = 0;
     try {
@@ -177,12 +177,12 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
         while (next < work.length && planned.length < LOOKAHEAD_FILES) {
           const { root, file, rootId } = work[next++]!;
           const plan = await planFile(writer, root.importer, file, rootId, chain);
-          if (plan.kind === 'parse') executor.submit(plan.job);
+          if (plan.kind === 'parse') queue.submit(plan.job);
           planned.push({ plan, path: file.path });
         }
         const { plan, path } = planned.shift()!;
         options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
-        const outcome = await runPlan(writer, plan, executor, (n) => {
+        const outcome = await runPlan(writer, plan, queue, (n) => {
           bytesDone += n;
           options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
         });
@@ -198,7 +198,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
         if (outcome.rewritten) summary.rewrites++;
       }
     } finally {
-      await executor.close();
+      await queue.close();
     }
     options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone: bytesTotal, bytesTotal, currentFile: '' });
     summary.sessionsTouched = await writer.summarizeDirty((format, input) => importerFor(format).summarize(input));

@@ -233,9 +233,20 @@ export function parseJsonlFile(
   return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, more: false, linesRead, bytesRead };
 }
 
+/** The finding for a 0-byte source file (normal for some writers, e.g. a never-resumed fork). */
+export function emptyFile(file: SourceFile): Defect {
+  return { severity: 'info', kind: 'empty_file', file: file.relPath, line: null, message: 'file is empty', sessionId: file.sessionId ?? null };
+}
+
 /** Parse a whole-document file (metadata.json): evidence per physical line, one `document` call. */
-export function parseDocumentFile(file: SourceFile, parser: LineParser | null, sink: FileSink): ParseFileResult {
-  const bytes = readFileSync(file.path);
+export function parseDocumentFile(
+  file: SourceFile,
+  parser: LineParser | null,
+  sink: FileSink,
+  content?: Buffer,
+): ParseFileResult {
+  // The caller has usually read (and hashed) the document already: do not read it twice.
+  const bytes = content ?? readFileSync(file.path);
   let lineNumber = 1;
   let offset = 0;
   while (offset <= bytes.length) {
@@ -248,7 +259,7 @@ export function parseDocumentFile(file: SourceFile, parser: LineParser | null, s
   }
   let doc: unknown = null;
   if (bytes.length === 0) {
-    sink.defect({ severity: 'info', kind: 'empty_file', file: file.relPath, line: null, message: 'file is empty', sessionId: file.sessionId ?? null });
+    sink.defect(emptyFile(file));
   } else {
     try {
       doc = JSON.parse(bytes.toString('utf8'));

@@ -194,7 +194,6 @@ export interface SourceFileRow {
 
 export interface DefectRow extends Defect {
   root: string;
-  severity: Defect['severity'];
 }
 
 export interface DefectQuery {

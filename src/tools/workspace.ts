@@ -3,7 +3,7 @@
 
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { defineError } from '../core/errors.js';
+import { defineError, InvalidArguments } from '../core/errors.js';
 
 export const PathEscapesRoot = defineError(
   'PATH_ESCAPES_ROOT',
@@ -57,8 +57,19 @@ export function relativeTo(root: string, path: string): string {
   return relative(root, path).split(sep).join('/');
 }
 
-/** A filename pattern (`*`, `?`, `[abc]`) as an anchored RegExp; linear, no backtracking blow-up. */
+/**
+ * A filename pattern (`*`, `?`, `[abc]`) as an anchored RegExp; linear, no backtracking blow-up.
+ * A pattern that does not compile (`[z-a]`) is an argument error, not a crash.
+ */
 export function globToRegExp(glob: string): RegExp {
+  try {
+    return compileGlob(glob);
+  } catch {
+    throw InvalidArguments(`glob "${glob}" is not a valid filename pattern (use *, ? and [abc]).`);
+  }
+}
+
+function compileGlob(glob: string): RegExp {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

@@ -1,6 +1,6 @@
 // The built `hindsight` command driven end to end: ingest, tools, tool, exit codes, the lock.
 
-import { mkdirSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -94,6 +94,22 @@ describe('hindsight CLI', () => {
     expect(shown.stdout).toMatch(/3 turns/);
   });
 
+  it('refuses a file that is not a session, and a session file whose folder is no known layout', () => {
+    const dir = tempDir();
+    const slug = join(dir, 'projects', '-tmp-x');
+    mkdirSync(slug, { recursive: true });
+    writeFileSync(join(slug, 'aaaaaaaa-0000-4000-8000-000000000009.jsonl'), '{"type":"user"}\n');
+    writeFileSync(join(slug, 'notes.txt'), 'not a session\n');
+    const notSession = runCli(['ingest', join(slug, 'notes.txt'), '--db', join(dir, 'h.db')]);
+    expect(notSession.status).toBe(1);
+    expect(notSession.stdout).toMatch(/notes\.txt is not a session file of claude-code/);
+    const loose = join(tempDir(), 'loose.jsonl');
+    writeFileSync(loose, '{"a":1}\n');
+    const unknown = runCli(['ingest', loose, '--db', join(dir, 'h.db')]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stdout).toMatch(/Could not tell which agent wrote .*loose\.jsonl/);
+  });
+
   it('reports a path that does not exist and ingests the others', () => {
     const other = join(tempDir(), 'h.db');
     const res = runCli(['ingest', '/nonexistent/place', join(FIXTURES, 'control-plane', 'normal'), '--db', other]);
@@ -148,10 +164,10 @@ describe('hindsight CLI', () => {
 
   it('writes a usable file for a new --db path in a folder that does not exist yet', () => {
     const nested = join(tempDir(), 'a', 'b', 'h.db');
-    writeFileSync(join(tempDir(), 'x'), '');
     const res = runCli(['tool', 'sources', '{}', '--db', nested]);
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ status: 'ok', totals: { files: 0 } });
+    expect(existsSync(nested)).toBe(true);
   });
 });
 

@@ -1,8 +1,7 @@
 // Mapping SQLite rows to the Store's shapes (one place, so columns are named once).
 
-import type { EventKind, Format, SessionFacts, SessionKind, SessionStatus } from '../../core/model.js';
-import { keyToIso, partsToKey } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { Format, SessionFacts, SessionKind, SessionStatus } from '../../core/model.js';
+import { keyToIso } from '../../core/time.js';
 import type { FileRecord, SessionRow } from '../store.js';
 
 export interface FileRowDb {
@@ -60,126 +59,6 @@ export function fileFromRow(r: FileRowDb): FileRecord {
     badLines: r.bad_lines,
     events: r.events,
     contentHash: r.content_hash,
-  };
-}
-
-export interface EventRowDb {
-  seq: number;
-  session_id: string;
-  ledger: string;
-  rel_path: string;
-  line_number: number;
-  part: number;
-  ts_ms: number | null;
-  ts_ns: number | null;
-  type: string;
-  kind: string;
-  actor: string | null;
-  turn: number | null;
-  wo_id: string | null;
-  tool_call_id: string | null;
-  message_id: string | null;
-  request_id: string | null;
-  agent_id: string | null;
-  entry_id: string | null;
-  tiebreak: string | null;
-  ledger_rank: number;
-  usage_key: string | null;
-  model: string | null;
-  tok_in: number | null;
-  tok_out: number | null;
-  tok_cw: number | null;
-  tok_cr: number | null;
-  tool_name: string | null;
-  tool_status: string | null;
-  summary: string;
-  attrs: string | null;
-}
-
-export function storedEventFromRow(r: EventRowDb): StoredEvent {
-  const ids: StoredEvent['ids'] = {};
-  if (r.wo_id) ids.workOrder = r.wo_id;
-  if (r.tool_call_id) ids.toolCall = r.tool_call_id;
-  if (r.message_id) ids.message = r.message_id;
-  if (r.request_id) ids.request = r.request_id;
-  if (r.agent_id) ids.agent = r.agent_id;
-  if (r.entry_id) ids.entry = r.entry_id;
-  return {
-    seq: r.seq,
-    sessionId: r.session_id,
-    ledger: r.ledger,
-    file: r.rel_path,
-    lineNumber: r.line_number,
-    part: r.part,
-    tsKey: r.ts_ms === null ? null : partsToKey(r.ts_ms, r.ts_ns ?? 0),
-    type: r.type,
-    kind: r.kind as EventKind,
-    actor: r.actor,
-    turn: r.turn,
-    ids,
-    tiebreak: r.tiebreak ?? r.entry_id ?? '',
-    ledgerRank: r.ledger_rank,
-    usage:
-      r.tok_in === null
-        ? null
-        : {
-            key: r.usage_key ?? `${r.message_id}:${r.request_id}`,
-            model: r.model,
-            input: r.tok_in ?? 0,
-            output: r.tok_out ?? 0,
-            cacheWrite: r.tok_cw ?? 0,
-            cacheRead: r.tok_cr ?? 0,
-          },
-    toolName: r.tool_name,
-    toolStatus: r.tool_status as StoredEvent['toolStatus'],
-    summary: r.summary,
-    attrs: r.attrs ? (JSON.parse(r.attrs) as Record<string, unknown>) : {},
-  };
-}
-
-/**
- * The summariser's hot path: an event from a raw row (column order of the writer's
- * sessionEvents statement), without building an intermediate object per row.
- */
-export function eventFromRaw(r: unknown[], sessionId: string, files: Map<number, { ledger: string; rel_path: string }>): StoredEvent {
-  const file = files.get(r[1] as number);
-  const ids: StoredEvent['ids'] = {};
-  if (r[10] !== null) ids.workOrder = r[10] as string;
-  if (r[11] !== null) ids.toolCall = r[11] as string;
-  if (r[12] !== null) ids.message = r[12] as string;
-  if (r[13] !== null) ids.request = r[13] as string;
-  if (r[14] !== null) ids.agent = r[14] as string;
-  if (r[15] !== null) ids.entry = r[15] as string;
-  return {
-    seq: r[0] as number,
-    sessionId,
-    ledger: file?.ledger ?? '',
-    file: file?.rel_path ?? '',
-    lineNumber: r[2] as number,
-    part: r[3] as number,
-    tsKey: r[4] === null ? null : partsToKey(r[4] as number, (r[5] as number | null) ?? 0),
-    type: r[6] as string,
-    kind: r[7] as EventKind,
-    actor: r[8] as string | null,
-    turn: r[9] as number | null,
-    ids,
-    tiebreak: (r[16] as string | null) ?? ids.entry ?? '',
-    ledgerRank: r[17] as number,
-    usage:
-      r[20] === null
-        ? null
-        : {
-            key: (r[18] as string | null) ?? `${ids.message}:${ids.request}`,
-            model: r[19] as string | null,
-            input: (r[20] as number | null) ?? 0,
-            output: (r[21] as number | null) ?? 0,
-            cacheWrite: (r[22] as number | null) ?? 0,
-            cacheRead: (r[23] as number | null) ?? 0,
-          },
-    toolName: r[24] as string | null,
-    toolStatus: r[25] as StoredEvent['toolStatus'],
-    summary: r[26] as string,
-    attrs: r[27] ? (JSON.parse(r[27] as string) as Record<string, unknown>) : {},
   };
 }
 

@@ -22,7 +22,8 @@ import type {
 import { acquireIngestLock } from './ingest-lock.js';
 import { unpackLines } from './line-index.js';
 import { migrate } from './migrations.js';
-import { sessionFromRow, storedEventFromRow, type EventRowDb, type SessionRowDb } from './rows.js';
+import { sessionFromRow, type SessionRowDb } from './rows.js';
+import { readSessionEvents } from './session-events.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
 
 
@@ -32,6 +33,35 @@ const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
     WHERE d.session_id = s.id AND d.severity = 'error' AND d.line IS NOT NULL)) AS bad_lines,
   (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.kind = 'rewritten_source') AS rewrites
   FROM sessions s LEFT JOIN roots r ON r.id = s.root_id`;
+
+interface LedgerFileRow {
+  id: number;
+  ledger: string;
+  rel_path: string;
+  path: string;
+  lines: number;
+  generation: number;
+  superseded: number;
+}
+
+/** File rows (already in reading order) grouped by ledger. */
+function groupLedgers(rows: LedgerFileRow[]): LedgerInfo[] {
+  const byLedger = new Map<string, LedgerInfo>();
+  for (const r of rows) {
+    const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
+    info.files.push({ fileId: r.id, relPath: r.rel_path, path: r.path, lines: r.lines, generation: r.generation, superseded: r.superseded === 1 });
+    byLedger.set(r.ledger, info);
+  }
+  return [...byLedger.values()];
+}
+
+/** `WHERE a = @a AND …` for the filters that are set (values bound by name). */
+function whereClause(filters: [sql: string, name: string, value: unknown][]): { clause: string; params: Record<string, unknown> } {
+  const set = filters.filter(([, , v]) => v !== undefined && v !== false);
+  const params: Record<string, unknown> = {};
+  for (const [, name, value] of set) if (name) params[name] = value;
+  return { clause: set.length ? `WHERE ${set.map(([sql]) => sql).join(' AND ')}` : '', params };
+}
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -70,26 +100,13 @@ export class SqliteStore implements Store {
   }
 
   async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (q.format) {
-      where.push('s.format = @format');
-      params.format = q.format;
-    }
-    if (q.project) {
-      where.push('(s.project = @project OR s.project_path = @project)');
-      params.project = q.project;
-    }
-    if (q.status) {
-      where.push('s.status = @status');
-      params.status = q.status;
-    }
-    if (q.topLevelOnly) where.push('s.parent_id IS NULL');
-    if (q.parentId) {
-      where.push('s.parent_id = @parentId');
-      params.parentId = q.parentId;
-    }
-    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { clause, params } = whereClause([
+      ['s.format = @format', 'format', q.format],
+      ['(s.project = @project OR s.project_path = @project)', 'project', q.project],
+      ['s.status = @status', 'status', q.status],
+      ['s.parent_id IS NULL', '', q.topLevelOnly],
+      ['s.parent_id = @parentId', 'parentId', q.parentId],
+    ]);
     const total = (this.db.prepare(`SELECT count(*) AS n FROM sessions s ${clause}`).get(params) as { n: number }).n;
     const rows = this.db
       .prepare(`${SESSION_SELECT} ${clause} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id LIMIT @limit OFFSET @offset`)
@@ -117,29 +134,8 @@ export class SqliteStore implements Store {
             OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = @sid)
          ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
       )
-      .all({ id, rootId: session.root_id, format: session.format, sid: session.sid }) as {
-      id: number;
-      ledger: string;
-      rel_path: string;
-      path: string;
-      lines: number;
-      generation: number;
-      superseded: number;
-    }[];
-    const byLedger = new Map<string, LedgerInfo>();
-    for (const r of rows) {
-      const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
-      info.files.push({
-        fileId: r.id,
-        relPath: r.rel_path,
-        path: r.path,
-        lines: r.lines,
-        generation: r.generation,
-        superseded: r.superseded === 1,
-      });
-      byLedger.set(r.ledger, info);
-    }
-    return [...byLedger.values()];
+      .all({ id, rootId: session.root_id, format: session.format, sid: session.sid }) as LedgerFileRow[];
+    return groupLedgers(rows);
   }
 
   async listRoots(format?: Format): Promise<{ path: string; format: Format }[]> {
@@ -157,14 +153,8 @@ export class SqliteStore implements Store {
         `SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded FROM files f
          JOIN roots r ON r.id = f.root_id WHERE r.path = ? ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
       )
-      .all(rootPath) as { id: number; ledger: string; rel_path: string; path: string; lines: number; generation: number; superseded: number }[];
-    const byLedger = new Map<string, LedgerInfo>();
-    for (const r of rows) {
-      const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
-      info.files.push({ fileId: r.id, relPath: r.rel_path, path: r.path, lines: r.lines, generation: r.generation, superseded: r.superseded === 1 });
-      byLedger.set(r.ledger, info);
-    }
-    return [...byLedger.values()];
+      .all(rootPath) as LedgerFileRow[];
+    return groupLedgers(rows);
   }
 
   async rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]> {
@@ -212,14 +202,9 @@ export class SqliteStore implements Store {
   }
 
   async sessionEvents(id: string, options: { offset: number; limit: number }): Promise<StoredEvent[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT e.*, f.ledger, f.rel_path, s.id AS session_id FROM events e JOIN files f ON f.id = e.file_id
-         JOIN sessions s ON s.sid = e.sid WHERE s.id = ?
-         ORDER BY e.ts_ms, e.ts_ns, e.ledger_rank, ifnull(e.tiebreak, e.entry_id), f.rel_path, e.line_number, e.part LIMIT ? OFFSET ?`,
-      )
-      .all(id, options.limit, options.offset) as EventRowDb[];
-    return rows.map(storedEventFromRow);
+    const row = this.db.prepare('SELECT sid FROM sessions WHERE id = ?').get(id) as { sid: number } | undefined;
+    if (!row) return [];
+    return readSessionEvents(this.db, row.sid, id).slice(options.offset, options.offset + options.limit);
   }
 
   async listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {
@@ -264,21 +249,11 @@ export class SqliteStore implements Store {
   }
 
   async listDefects(q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (q.severity) {
-      where.push('d.severity = @severity');
-      params.severity = q.severity;
-    }
-    if (q.kind) {
-      where.push('d.kind = @kind');
-      params.kind = q.kind;
-    }
-    if (q.sessionId) {
-      where.push('d.session_id = @sessionId');
-      params.sessionId = q.sessionId;
-    }
-    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { clause, params } = whereClause([
+      ['d.severity = @severity', 'severity', q.severity],
+      ['d.kind = @kind', 'kind', q.kind],
+      ['d.session_id = @sessionId', 'sessionId', q.sessionId],
+    ]);
     const total = (this.db.prepare(`SELECT count(*) AS n FROM defects d ${clause}`).get(params) as { n: number }).n;
     const rows = this.db
       .prepare(

@@ -4,11 +4,10 @@
 import type Database from 'better-sqlite3';
 import { mergeFacts } from '../../core/facts.js';
 import { keyToParts } from '../../core/time.js';
-import { compareTimeline } from '../../core/timeline-order.js';
 import type { Defect, Format, SessionFacts } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
 import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
-import { eventFromRaw, fileFromRow, type FileRowDb } from './rows.js';
+import { fileFromRow, type FileRowDb } from './rows.js';
+import { readSessionEvents } from './session-events.js';
 import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
@@ -76,9 +75,7 @@ export class SqliteIngestWriter implements IngestWriter {
       rename: db.prepare('UPDATE files SET path = ?, rel_path = ? WHERE id = ?'),
       touch: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?'),
       supersede: db.prepare('UPDATE files SET superseded = 1, superseded_reason = ? WHERE id = ?'),
-      sessionsOfFile: db.prepare('SELECT DISTINCT sid FROM events WHERE file_id = ?'),
-      sessionsOfFileFrom: db.prepare('SELECT DISTINCT sid FROM events WHERE file_id = ? AND line_number >= ?'),
-      eventIdsOfFileFrom: db.prepare('SELECT id FROM events WHERE file_id = ? AND line_number >= ?'),
+      eventsOfFileFrom: db.prepare('SELECT id, sid FROM events WHERE file_id = ? AND line_number >= ?'),
       deleteFts: db.prepare('DELETE FROM message_fts WHERE rowid = ?'),
       deleteEventsFrom: db.prepare('DELETE FROM events WHERE file_id = ? AND line_number >= ?'),
       deleteBlocksFrom: db.prepare('DELETE FROM blocks WHERE file_id = ? AND first_line >= ?'),
@@ -87,20 +84,9 @@ export class SqliteIngestWriter implements IngestWriter {
         "SELECT count(DISTINCT line) AS n FROM defects WHERE file_id = ? AND line >= ? AND severity = 'error' AND derived = 0",
       ),
       blocksFrom: db.prepare('SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line >= ?'),
-      countEventsFrom: db.prepare('SELECT count(*) AS n FROM events WHERE file_id = ? AND line_number >= ?'),
       adjustCounts: db.prepare('UPDATE files SET lines = lines - ?, bad_lines = bad_lines - ?, events = events - ? WHERE id = ?'),
       sidDirty: db.prepare('UPDATE sessions SET dirty = 1 WHERE sid = ?'),
       dirty: db.prepare('SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id'),
-      // Read in index order and sort in memory (compareTimeline): a SQL sort over the join costs
-      // a temporary B-tree per session.
-      sessionEvents: db
-        .prepare(
-          `SELECT seq, file_id, line_number, part, ts_ms, ts_ns, type, kind, actor, turn, wo_id, tool_call_id, message_id,
-           request_id, agent_id, entry_id, tiebreak, ledger_rank, usage_key, model, tok_in, tok_out, tok_cw, tok_cr,
-           tool_name, tool_status, summary, attrs FROM events WHERE sid = ? ORDER BY seq`,
-        )
-        .raw(true),
-      fileNames: db.prepare('SELECT id, ledger, rel_path FROM files'),
     };
   }
 
@@ -142,10 +128,17 @@ export class SqliteIngestWriter implements IngestWriter {
   async supersedeFile(fileId: number, reason: string): Promise<void> {
     this.db.transaction(() => {
       this.st.supersede.run(reason, fileId);
-      for (const { sid } of this.st.sessionsOfFile.all(fileId) as { sid: number }[]) this.st.sidDirty.run(sid);
-      for (const { id } of this.st.eventIdsOfFileFrom.all(fileId, 0) as { id: number }[]) this.st.deleteFts.run(id);
-      this.st.deleteEventsFrom.run(fileId, 0);
+      this.dropEventsFrom(fileId, 0);
     })();
+  }
+
+  /** Delete a file's events from a line on (and their search rows); their sessions become dirty. */
+  private dropEventsFrom(fileId: number, fromLine: number): number {
+    const rows = this.st.eventsOfFileFrom.all(fileId, fromLine) as { id: number; sid: number }[];
+    for (const sid of new Set(rows.map((r) => r.sid))) this.st.sidDirty.run(sid);
+    for (const { id } of rows) this.st.deleteFts.run(id);
+    this.st.deleteEventsFrom.run(fileId, fromLine);
+    return rows.length;
   }
 
   async addDefects(rootId: number, defects: Defect[]): Promise<number> {
@@ -185,14 +178,11 @@ export class SqliteIngestWriter implements IngestWriter {
       let removedEvents = 0;
       if (batch.clearFromLine !== undefined) {
         const from = batch.clearFromLine;
-        for (const { sid } of this.st.sessionsOfFileFrom.all(file.id, from) as { sid: number }[]) this.st.sidDirty.run(sid);
-        for (const { id } of this.st.eventIdsOfFileFrom.all(file.id, from) as { id: number }[]) this.st.deleteFts.run(id);
+        removedEvents = this.dropEventsFrom(file.id, from);
         for (const b of this.st.blocksFrom.all(file.id, from) as { first_line: number; first_offset: number; line_index: Buffer }[]) {
           removedLines += unpackLines(b.line_index, b.first_line, b.first_offset).length;
         }
         removedBad = (this.st.badLinesFrom.get(file.id, from) as { n: number }).n;
-        removedEvents = (this.st.countEventsFrom.get(file.id, from) as { n: number }).n;
-        this.st.deleteEventsFrom.run(file.id, from);
         this.st.deleteBlocksFrom.run(file.id, from);
         this.st.deleteDefectsFrom.run(file.id, from);
         this.st.adjustCounts.run(removedLines, removedBad, removedEvents, file.id);
@@ -306,9 +296,6 @@ export class SqliteIngestWriter implements IngestWriter {
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
     this.commitGroup();
-    const files = new Map(
-      (this.st.fileNames.all() as { id: number; ledger: string; rel_path: string }[]).map((f) => [f.id, f]),
-    );
     const dirty = this.st.dirty.all() as { sid: number; id: string; format: Format; facts: string; root_id: number }[];
     // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
     let pending: (() => void)[] = [];
@@ -320,9 +307,7 @@ export class SqliteIngestWriter implements IngestWriter {
       pendingEvents = 0;
     };
     for (const row of dirty) {
-      const events = (this.st.sessionEvents.all(row.sid) as unknown[][])
-        .map((r) => eventFromRaw(r, row.id, files))
-        .sort(compareTimeline);
+      const events = readSessionEvents(this.db, row.sid, row.id);
       const facts = JSON.parse(row.facts) as SessionFacts;
       const out = summarize(row.format, { facts, events });
       pending.push(() => saveSummary(this.db, row.sid, row.id, row.root_id, out));

@@ -67,6 +67,8 @@ describe('list_files', () => {
     expect(await call({ path: 'nope' })).toMatchObject({ status: 'error', code: 'FILE_NOT_FOUND' });
     expect(await call({ path: 'README.md' })).toMatchObject({ status: 'error', code: 'WRONG_KIND' });
     expect((await call({ max_depth: 0 })).error).toMatch(/max_depth must be from 1 to 5/);
+    expect(await call({ glob: '[z-a]' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+    expect((await call({ glob: '*'.repeat(201) })).error).toMatch(/glob must be at most 200 characters/);
   });
 
   it('stops at 500 entries with truncated: true', async () => {

@@ -37,6 +37,17 @@ describe('read_file', () => {
     expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(300);
   });
 
+  it('answers within max_bytes for a single huge line', async () => {
+    writeFileSync(join(root, 'huge.txt'), `${'x'.repeat(20 * 1024 * 1024)}\nafter\n`);
+    const r = await call({ path: 'huge.txt', max_bytes: 10_000 });
+    expect(r.status).toBe('ok');
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(10_000);
+    expect(r.count).toBe(2);
+    expect(r.truncated).toBe(true); // the cut line itself does not fit with the envelope
+    const second = await call({ path: 'huge.txt', from_line: 2 });
+    expect(second.lines).toEqual([{ line_number: 2, text: 'after' }]);
+  });
+
   it('refuses binary and non-UTF-8 files with a clear error', async () => {
     expect(await call({ path: 'image.png' })).toMatchObject({ status: 'error', code: 'BINARY_FILE' });
     expect((await call({ path: 'latin1.txt' })).error).toMatch(/not UTF-8 text/);

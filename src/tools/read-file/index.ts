@@ -55,7 +55,7 @@ export const readFile = defineTool({
     size: z.number().int(),
     ...pageShape,
     next_from_line: z.number().int().nullable(),
-    lines: z.array(z.object({ line_number: z.number().int(), text: z.string() })),
+    lines: z.array(z.object({ line_number: z.number().int(), text: z.string(), cut: z.boolean().optional() })),
   }),
   async handler(args, ctx) {
     const root = workspaceRoot(ctx.workspaceRoot);
@@ -63,12 +63,15 @@ export const readFile = defineTool({
     const stat = statSync(real);
     if (!stat.isFile()) throw WrongKind(args.path, 'file');
     sniff(real, args.path);
-    const lines: { line_number: number; text: string }[] = [];
+    const lines: { line_number: number; text: string; cut?: boolean }[] = [];
     let count = 0;
     for (const line of readLines(real, { end: stat.size })) {
       count = line.lineNumber;
       if (line.lineNumber >= args.from_line && lines.length < args.limit) {
-        lines.push({ line_number: line.lineNumber, text: line.bytes.toString('utf8') });
+        // A line longer than the whole answer may carry is cut here, not decoded whole.
+        const cut = line.bytes.length > args.max_bytes;
+        const text = (cut ? line.bytes.subarray(0, args.max_bytes) : line.bytes).toString('utf8');
+        lines.push(cut ? { line_number: line.lineNumber, text, cut: true } : { line_number: line.lineNumber, text });
       }
     }
     const offset = args.from_line - 1;

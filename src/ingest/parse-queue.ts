@@ -1,27 +1,21 @@
-// Where parse jobs run, behind one interface so the pipeline does not care: jobs are queued in
-// file order and their chunks come back in the same order.
+// The queue of parse jobs: submitted in file order, their chunks handed back in the same order,
+// one chunk parsed ahead so compression on the thread pool overlaps parsing. (Worker threads
+// were measured in its place: no gain on 2 cores, 50–150 MB more RSS; docs/benchmarks.md.)
 
 import type { EvidenceBlock } from '../store/store.js';
 import { ChunkParser, type ChunkResult, type ParseJob } from './chunk-parser.js';
-
-export interface ParseExecutor {
-  /** Queue a job; jobs run in submission order. */
-  submit(job: ParseJob): void;
-  /** The next chunk of `jobId` (which must be the oldest unfinished job). */
-  next(jobId: number): Promise<ChunkResult>;
-  close(): Promise<void>;
-}
 
 /**
  * Parses on this thread, one chunk ahead: while a chunk's blocks compress on the thread pool,
  * the next chunk (of this file or the next submitted one) is already being parsed.
  */
-export class InProcessParser implements ParseExecutor {
+export class ParseQueue {
   private readonly queue: ParseJob[] = [];
   private current: { job: ParseJob; parser: ChunkParser } | null = null;
   private readonly chainStates = new Map<string, unknown>();
   private ahead: { chunk: ChunkResult; blocks: Promise<EvidenceBlock[]> } | null = null;
 
+  /** Queue a job; jobs run in submission order. */
   submit(job: ParseJob): void {
     this.queue.push(job);
   }
@@ -31,7 +25,7 @@ export class InProcessParser implements ParseExecutor {
       const job = this.queue.shift();
       if (!job) return null;
       const group = job.source.chainGroup ? `${job.source.root}\0${job.source.chainGroup}` : null;
-      const chainState = job.chainFromExecutor && group ? this.chainStates.get(group) : job.chainState;
+      const chainState = job.chainFromQueue && group ? this.chainStates.get(group) : job.chainState;
       this.current = { job, parser: new ChunkParser(job, chainState) };
     }
     const parsed = this.current.parser.parse();
@@ -43,6 +37,7 @@ export class InProcessParser implements ParseExecutor {
     return parsed;
   }
 
+  /** The next chunk of `jobId`, which must be the oldest unfinished job. */
   async next(jobId: number): Promise<ChunkResult> {
     const cur = this.ahead ?? this.parseNext();
     this.ahead = null;
@@ -58,14 +53,4 @@ export class InProcessParser implements ParseExecutor {
     if (this.ahead) await this.ahead.blocks.catch(() => undefined);
     this.ahead = null;
   }
-}
-
-/**
- * The executor the pipeline uses. Parsing runs on this thread; block compression runs on
- * libuv's pool (evidence.ts), which already puts the second core to work. Worker threads
- * (one or two, each taking whole files) were measured here and gave no gain on a 2-core
- * machine while adding 50–150 MB of RSS, so the seam stays but the default is in-process.
- */
-export function createParseExecutor(): ParseExecutor {
-  return new InProcessParser();
 }
