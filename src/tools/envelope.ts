@@ -61,21 +61,31 @@ export function page(count: number, limit: number, offset: number, returned: num
 }
 
 /**
- * Cut `body[key]` (a list) from the end until the serialised body fits `maxBytes`, and fix the
- * page fields. Binary search: serialising is the cost.
+ * Cut `body[key]` (a list) from the end until the serialised result fits `maxBytes`, and fix the
+ * page fields. `finish` adds fields derived from the page (e.g. next_from_line), so the size is
+ * measured on exactly what is returned. Binary search: serialising is the cost. When not even
+ * the envelope fits, the list comes back empty with `truncated: true`.
  */
-export function fitMaxBytes<B extends Record<string, unknown> & Page>(body: B, key: keyof B & string, maxBytes: number): B & { truncated?: boolean } {
+export function fitMaxBytes<B extends Record<string, unknown> & Page, R extends Record<string, unknown> = B>(
+  body: B,
+  key: keyof B & string,
+  maxBytes: number,
+  finish: (b: B) => R = (b) => b as unknown as R,
+): R & { truncated?: boolean } {
   const items = body[key] as unknown[];
-  const size = (n: number) => Buffer.byteLength(JSON.stringify({ status: 'ok', ...body, [key]: items.slice(0, n), truncated: true }));
-  if (Buffer.byteLength(JSON.stringify({ status: 'ok', ...body })) <= maxBytes) return body;
+  const shaped = (n: number, truncated: boolean): R & { truncated?: boolean } => {
+    const b = { ...body, ...page(body.count, body.limit, body.offset, n), [key]: items.slice(0, n) } as B;
+    return truncated ? { ...finish(b), truncated: true } : finish(b);
+  };
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify({ status: 'ok', ...(v as object) }));
+  const whole = finish(body);
+  if (bytes(whole) <= maxBytes) return whole;
   let lo = 0;
-  let hi = items.length;
+  let hi = items.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (size(mid) <= maxBytes) lo = mid;
+    if (bytes(shaped(mid, true)) <= maxBytes) lo = mid;
     else hi = mid - 1;
   }
-  const kept = items.slice(0, lo);
-  const fixed = page(body.count, body.limit, body.offset, kept.length);
-  return { ...body, ...fixed, [key]: kept, truncated: true };
+  return shaped(lo, true);
 }

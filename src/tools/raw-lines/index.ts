@@ -83,7 +83,7 @@ export const rawLines = defineTool({
       return line;
     });
     const offset = args.from_line - 1;
-    const body = fitMaxBytes(
+    return fitMaxBytes(
       {
         session_id: session.id,
         ledger: wanted,
@@ -94,7 +94,7 @@ export const rawLines = defineTool({
       },
       'lines',
       args.max_bytes,
+      (b) => ({ ...b, next_from_line: b.next_offset === null ? null : b.next_offset + 1 }),
     );
-    return { ...body, next_from_line: body.next_offset === null ? null : body.next_offset + 1 };
   },
 });

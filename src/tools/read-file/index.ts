@@ -76,11 +76,11 @@ export const readFile = defineTool({
     }
     const offset = args.from_line - 1;
     const returned = Math.max(0, Math.min(lines.length, count - offset));
-    const body = fitMaxBytes(
+    return fitMaxBytes(
       { path: relativeTo(root, real), size: stat.size, ...page(count, args.limit, offset, returned), lines },
       'lines',
       args.max_bytes,
+      (b) => ({ ...b, next_from_line: b.next_offset === null ? null : b.next_offset + 1 }),
     );
-    return { ...body, next_from_line: body.next_offset === null ? null : body.next_offset + 1 };
   },
 });
