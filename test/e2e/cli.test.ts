@@ -153,6 +153,9 @@ describe('hindsight CLI', () => {
     expect(one.status).toBe(0);
     expect(one.stdout).toMatch(/children \(2\)/);
     expect(one.stdout).toMatch(/ledgers: transcript/);
+    const missing = runCli(['session', 'NOPE', '--db', db]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/No session with id "NOPE"/);
   });
 
   it('says clearly when the store cannot be opened', () => {

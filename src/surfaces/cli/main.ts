@@ -3,7 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { HindsightError, toErrorShape } from '../../core/errors.js';
+import { HindsightError, SessionNotFound } from '../../core/errors.js';
 import { FORMATS, type Format } from '../../core/model.js';
 import { ingestPaths, type IngestSummary } from '../../ingest/ingest.js';
 import { openStore } from '../../store/open.js';
@@ -166,8 +166,7 @@ async function run(argv: string[]): Promise<number> {
       return withStore(values.db, async (store) => {
         const session = await store.getSession(id);
         if (!session) {
-          process.stderr.write(`hindsight: ${toErrorShape(new HindsightError('SESSION_NOT_FOUND', `No session with id "${id}" is in the store. Run hindsight sessions to see the ids.`)).message}\n`);
-          return 1;
+          throw SessionNotFound(id);
         }
         const ledgers = await store.sessionLedgers(id);
         const children = await store.listSessions({ parentId: id, limit: 50, offset: 0 });
