@@ -72,9 +72,10 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
 
   const bySession = new Map<string, StoredEvent[]>();
   events.forEach((e, i) => {
+    if (e.sessionId === '') return; // an entry that names no session stays a ledger entry only
     const { tsMissing: _m, text: _t, ...stored } = e;
     const list = bySession.get(e.sessionId) ?? [];
-    list.push({ ...stored, seq: i + 1 });
+    list.push({ ...stored, seq: i + 1, fileId: 0 });
     bySession.set(e.sessionId, list);
   });
   for (const id of bySession.keys()) {

@@ -124,6 +124,8 @@ export interface ParserOptions {
 export interface StoredEvent {
   seq: number;
   sessionId: string;
+  /** The store's id of the source file (evidence address with lineNumber); 0 outside a store. */
+  fileId: number;
   ledger: string;
   file: string;
   lineNumber: number;

@@ -125,7 +125,7 @@ describe('bad input is data', () => {
     const kinds = defects.filter((d) => d.file === rel && /timestamp/.test(d.kind)).map((d) => [d.kind, d.line]);
     expect(kinds).toContainEqual(['unparsable_timestamp', 3]);
     expect(kinds.some(([k, l]) => k === 'missing_timestamp' && l === 2)).toBe(true);
-    const events = await store.sessionEvents(SID, { offset: 0, limit: 10 });
+    const { events } = await store.sessionTimeline(SID, { offset: 0, limit: 10, descendants: false });
     expect(events.map((e) => e.lineNumber)).toEqual([1, 2, 3]);
     await store.close();
   });
@@ -189,7 +189,7 @@ describe('bad input is data', () => {
     const unknown = JSON.stringify({ type: 'hologram', uuid: 'u2', sessionId: SID, timestamp: '2026-03-01T10:00:02.000Z', data: { x: 1 } });
     const { root } = claudeRoot(`${userLine(1)}\n${unknown}\n`);
     const { store } = await ingest(root);
-    const events = await store.sessionEvents(SID, { offset: 0, limit: 10 });
+    const { events } = await store.sessionTimeline(SID, { offset: 0, limit: 10, descendants: false });
     expect(events.map((e) => [e.type, e.kind])).toContainEqual(['hologram', 'other']);
     await store.close();
   });

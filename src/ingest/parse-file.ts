@@ -18,7 +18,7 @@ const TEXT_CHARS = 8 * 1024;
 export type LineStatus = 'ok' | 'blank' | 'bad' | 'incomplete';
 
 /** An event ready for the store (the store assigns `seq`). */
-export interface ParsedEvent extends Omit<StoredEvent, 'seq'> {
+export interface ParsedEvent extends Omit<StoredEvent, 'seq' | 'fileId'> {
   tsMissing: boolean;
   text: string | null;
 }
@@ -309,17 +309,18 @@ function runParser(
     byteLength,
     raw,
     emit(e: EventInput) {
-      const sessionId = e.sessionId ?? file.sessionId;
+      // An entry that names no session stays a ledger entry (query_ledger, grep_jsonl) under the
+      // empty session id, which the store keeps outside every session.
+      const sessionId = e.sessionId ?? file.sessionId ?? '';
       if (!sessionId) {
         sink.defect({
           severity: 'warning',
           kind: 'unattributed_event',
           file: file.relPath,
           line: lineNumber,
-          message: `${e.type} entry names no session and was kept as evidence only`,
+          message: `${e.type} entry names no session: it is kept as a ledger entry but belongs to no session`,
           sessionId: null,
         });
-        return;
       }
       let tsKey: string | null = null;
       let tsMissing = false;
@@ -332,7 +333,7 @@ function runParser(
             file: file.relPath,
             line: lineNumber,
             message: `timestamp ${JSON.stringify(String(e.timestamp).slice(0, 60))} is not ISO-8601; the event takes the position of the line before`,
-            sessionId,
+            sessionId: sessionId || null,
           });
         }
       }

@@ -177,6 +177,39 @@ export interface RawLineRow {
   hash: string;
 }
 
+/** Where one evidence line is: the store's file id and the line number in that file. */
+export interface EvidenceRef {
+  fileId: number;
+  lineNumber: number;
+}
+
+export interface LedgerEntryQuery {
+  fileIds: number[];
+  type?: string;
+  sessionId?: string;
+  offset: number;
+  limit: number;
+}
+
+/** A ledger entry's address and index columns; its content is the evidence line. */
+export interface LedgerEntryRow {
+  fileId: number;
+  file: string;
+  lineNumber: number;
+  type: string;
+  /** null for an entry that names no session. */
+  sessionId: string | null;
+  tsKey: string | null;
+}
+
+/** A decompressed evidence block: `data` holds the raw bytes of lines firstLine…, each line at its `start` in data. */
+export interface EvidenceBlockView {
+  fileId: number;
+  file: string;
+  data: Buffer;
+  lines: { lineNumber: number; start: number; length: number; status: EvidenceLine['status'] }[];
+}
+
 export interface SourceFileRow {
   root: string;
   file: string;
@@ -234,7 +267,29 @@ export interface Store {
   rootLedgers(rootPath: string): Promise<LedgerInfo[]>;
   /** Evidence lines of the given files in ledger order, starting at position `from` (1-based) of their concatenation. */
   rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]>;
-  sessionEvents(id: string, options: { offset: number; limit: number }): Promise<StoredEvent[]>;
+  /**
+   * One page of a session's timeline in the order of compareTimeline (core/timeline-order.ts);
+   * with `descendants`, its sub-agents' and forks' events are merged in (each event names its
+   * own session and ledger). `total` counts every event of the merged timeline.
+   */
+  sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }>;
+  /** Ids of every session below this one (children, their children…), in id order. */
+  sessionDescendants(id: string): Promise<string[]>;
+  /** Exact evidence lines by address, in the order asked; addresses that hold no line are left out. */
+  evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]>;
+  /**
+   * Entries of one ledger (its files, in reading order), optionally of one event type and one
+   * session, paginated in ledger order. Entries that belong to no session are included unless
+   * `sessionId` is given. `total` counts every match.
+   */
+  ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }>;
+  /** Distinct event types of a ledger with their counts (for error messages and overviews). */
+  ledgerEventTypes(fileIds: number[]): Promise<{ type: string; count: number }[]>;
+  /**
+   * Visit the evidence of the given files in reading order, one decompressed block at a time
+   * (several blocks are decompressed ahead, in parallel). Return false from `visit` to stop.
+   */
+  scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void>;
   listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }>;
   listDefects(query: DefectQuery): Promise<{ total: number; defects: DefectRow[] }>;
   totals(): Promise<StoreTotals>;

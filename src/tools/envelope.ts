@@ -25,10 +25,10 @@ export function maxBytesArg(defaultValue: number) {
   return z
     .number({ invalid_type_error: 'max_bytes must be a whole number' })
     .int('max_bytes must be a whole number')
-    .min(256, 'max_bytes must be at least 256')
+    .min(1, 'max_bytes must be at least 1')
     .max(10_000_000, 'max_bytes must be at most 10000000')
     .default(defaultValue)
-    .describe('Cap on the serialised result; items are cut from the end and truncated is set.');
+    .describe('Cap on the serialised result in bytes; items are cut from the end and truncated is set (a cap smaller than one item gives zero items).');
 }
 
 export const redactArg = z

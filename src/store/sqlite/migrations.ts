@@ -171,6 +171,15 @@ CREATE INDEX defects_session ON defects(session_id);
 CREATE VIRTUAL TABLE message_fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 `,
   },
+  {
+    version: 2,
+    description: 'ledger entries by event type',
+    // query_ledger and query_ledger_full filter a ledger by event type and page deep into it: the
+    // file/line index also covers the type, so a filtered count or page is an index-only scan.
+    // (A separate (file_id, type, line_number) index was faster still but cost 2% of the corpus.)
+    sql: `DROP INDEX events_file_line;
+CREATE INDEX events_file_line_type ON events(file_id, line_number, type);`,
+  },
 ];
 
 export const LATEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,10 +10,15 @@ import type { StoredEvent } from '../../importers/importer.js';
 
 // The file's ledger and path are looked up once per file, not joined per row: materialising a
 // long path string for every event doubled the cost of summaries.
-const SELECT = `SELECT e.seq, e.file_id, NULL, e.line_number, e.part, e.ts_ms, e.ts_ns, e.type, e.kind, e.actor,
+const COLUMNS = `e.seq, e.file_id, NULL, e.line_number, e.part, e.ts_ms, e.ts_ns, e.type, e.kind, e.actor,
   e.turn, e.wo_id, e.tool_call_id, e.message_id, e.request_id, e.agent_id, e.entry_id, e.tiebreak, e.ledger_rank,
-  e.usage_key, e.model, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs
-  FROM events e WHERE e.sid = ? ORDER BY e.seq`;
+  e.usage_key, e.model, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs`;
+const SELECT = `SELECT ${COLUMNS} FROM events e WHERE e.sid = ? ORDER BY e.seq`;
+const SELECT_ONE = `SELECT ${COLUMNS} FROM events e WHERE e.sid = ? AND e.seq = ?`;
+// The sort key of every event, without the rest of the row: a timeline page sorts all keys of the
+// session tree and then reads only the rows of the page.
+const SELECT_KEYS = `SELECT seq, ts_ms, ts_ns, ledger_rank, ifnull(tiebreak, ifnull(entry_id, '')), file_id, line_number, part
+  FROM events WHERE sid = ?`;
 
 /** One event from a raw row of SELECT (column order above), without an intermediate object. */
 function eventFromRaw(r: unknown[], sessionId: string, file: FileName): StoredEvent {
@@ -27,6 +32,7 @@ function eventFromRaw(r: unknown[], sessionId: string, file: FileName): StoredEv
   return {
     seq: r[0] as number,
     sessionId,
+    fileId: r[1] as number,
     ledger: file.ledger,
     file: file.rel_path,
     lineNumber: r[3] as number,
@@ -63,17 +69,32 @@ interface FileName {
   rel_path: string;
 }
 
-const statements = new WeakMap<Database.Database, { events: Database.Statement; file: Database.Statement }>();
+interface Statements {
+  events: Database.Statement;
+  one: Database.Statement;
+  keys: Database.Statement;
+  file: Database.Statement;
+}
+const statements = new WeakMap<Database.Database, Statements>();
 
-/** Every event of session `sid` (whose id is `sessionId`), in timeline order. */
-export function readSessionEvents(db: Database.Database, sid: number, sessionId: string): StoredEvent[] {
+function prepared(db: Database.Database): Statements {
   let st = statements.get(db);
   if (!st) {
-    st = { events: db.prepare(SELECT).raw(true), file: db.prepare('SELECT ledger, rel_path FROM files WHERE id = ?') };
+    st = {
+      events: db.prepare(SELECT).raw(true),
+      one: db.prepare(SELECT_ONE).raw(true),
+      keys: db.prepare(SELECT_KEYS).raw(true),
+      file: db.prepare('SELECT ledger, rel_path FROM files WHERE id = ?'),
+    };
     statements.set(db, st);
   }
+  return st;
+}
+
+/** Ledger and path of files by id, looked up once per file. */
+function fileNames(st: Statements): (id: number) => FileName {
   const files = new Map<number, FileName>();
-  const fileOf = (id: number): FileName => {
+  return (id) => {
     let f = files.get(id);
     if (!f) {
       f = (st.file.get(id) as FileName | undefined) ?? { ledger: '', rel_path: '' };
@@ -81,5 +102,81 @@ export function readSessionEvents(db: Database.Database, sid: number, sessionId:
     }
     return f;
   };
+}
+
+/** Every event of session `sid` (whose id is `sessionId`), in timeline order. */
+export function readSessionEvents(db: Database.Database, sid: number, sessionId: string): StoredEvent[] {
+  const st = prepared(db);
+  const fileOf = fileNames(st);
   return (st.events.all(sid) as unknown[][]).map((r) => eventFromRaw(r, sessionId, fileOf(r[1] as number))).sort(compareTimeline);
+}
+
+interface TimelineKey {
+  session: number;
+  seq: number;
+  tsMs: number | null;
+  tsNs: number;
+  ledgerRank: number;
+  tiebreak: string;
+  file: string;
+  lineNumber: number;
+  part: number;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** compareTimeline on the integer time parts (same order as the time key; events without a time first). */
+function compareKeys(a: TimelineKey, b: TimelineKey): number {
+  if (a.tsMs !== b.tsMs) {
+    if (a.tsMs === null) return -1;
+    if (b.tsMs === null) return 1;
+    return a.tsMs - b.tsMs;
+  }
+  return (
+    a.tsNs - b.tsNs ||
+    a.ledgerRank - b.ledgerRank ||
+    cmp(a.tiebreak, b.tiebreak) ||
+    cmp(a.file, b.file) ||
+    a.lineNumber - b.lineNumber ||
+    a.part - b.part
+  );
+}
+
+/**
+ * One page of the merged timeline of several sessions (a session and its sub-agents), in the
+ * order of compareTimeline. Only the sort keys of all events are read; full rows only for the page.
+ */
+export function readTimelinePage(
+  db: Database.Database,
+  sessions: { sid: number; id: string }[],
+  offset: number,
+  limit: number,
+): { total: number; events: StoredEvent[] } {
+  const st = prepared(db);
+  const fileOf = fileNames(st);
+  const keys: TimelineKey[] = [];
+  sessions.forEach((s, session) => {
+    for (const r of st.keys.all(s.sid) as unknown[][]) {
+      keys.push({
+        session,
+        seq: r[0] as number,
+        tsMs: r[1] as number | null,
+        tsNs: (r[2] as number | null) ?? 0,
+        ledgerRank: r[3] as number,
+        tiebreak: r[4] as string,
+        file: fileOf(r[5] as number).rel_path,
+        lineNumber: r[6] as number,
+        part: r[7] as number,
+      });
+    }
+  });
+  keys.sort(compareKeys);
+  const events = keys.slice(offset, offset + limit).map((k) => {
+    const s = sessions[k.session]!;
+    const r = st.one.get(s.sid, k.seq) as unknown[];
+    return eventFromRaw(r, s.id, fileOf(r[1] as number));
+  });
+  return { total: keys.length, events };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { defaultDbPath } from '../open.js';
-import { LATEST_SCHEMA } from './migrations.js';
+import { MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
 describe('SQLite store', () => {
@@ -17,8 +17,22 @@ describe('SQLite store', () => {
     await first.close();
     const again = new SqliteStore(path);
     const versions = again.db.prepare('SELECT version FROM schema_version').all() as { version: number }[];
-    expect(versions.map((v) => v.version)).toEqual([LATEST_SCHEMA]);
+    expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
     await again.close();
+  });
+
+  it('upgrades a store of an earlier schema in place', async () => {
+    const path = join(tempDir('hs-store-'), 'h.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    raw.exec(MIGRATIONS[0]!.sql);
+    raw.prepare("INSERT INTO schema_version VALUES (1, 'v1', '')").run();
+    raw.close();
+    const store = new SqliteStore(path);
+    const indexes = (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'").all() as { name: string }[]).map((r) => r.name);
+    expect(indexes).toContain('events_file_line_type');
+    expect(indexes).not.toContain('events_file_line');
+    await store.close();
   });
 
   it('refuses a store written by a newer schema', () => {

@@ -10,6 +10,10 @@ import type { StoredEvent } from '../../importers/importer.js';
 import type {
   DefectQuery,
   DefectRow,
+  EvidenceBlockView,
+  EvidenceRef,
+  LedgerEntryQuery,
+  LedgerEntryRow,
   IngestWriter,
   LedgerInfo,
   RawLineRow,
@@ -23,9 +27,9 @@ import { acquireIngestLock } from './ingest-lock.js';
 import { unpackLines } from './line-index.js';
 import { migrate } from './migrations.js';
 import { sessionFromRow, type SessionRowDb } from './rows.js';
-import { readSessionEvents } from './session-events.js';
+import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, scanEvidence } from './ledger-reads.js';
+import { readTimelinePage } from './session-events.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
-
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -201,10 +205,43 @@ export class SqliteStore implements Store {
     return out;
   }
 
-  async sessionEvents(id: string, options: { offset: number; limit: number }): Promise<StoredEvent[]> {
-    const row = this.db.prepare('SELECT sid FROM sessions WHERE id = ?').get(id) as { sid: number } | undefined;
-    if (!row) return [];
-    return readSessionEvents(this.db, row.sid, id).slice(options.offset, options.offset + options.limit);
+  async sessionTimeline(
+    id: string,
+    options: { offset: number; limit: number; descendants: boolean },
+  ): Promise<{ total: number; events: StoredEvent[] }> {
+    const ids = [id, ...(options.descendants ? await this.sessionDescendants(id) : [])];
+    const bySid = this.db.prepare('SELECT sid FROM sessions WHERE id = ?');
+    const sessions = ids.flatMap((sessionId) => {
+      const row = bySid.get(sessionId) as { sid: number } | undefined;
+      return row ? [{ sid: row.sid, id: sessionId }] : [];
+    });
+    return readTimelinePage(this.db, sessions, options.offset, options.limit);
+  }
+
+  async sessionDescendants(id: string): Promise<string[]> {
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE parent_id = ? UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+         SELECT id FROM tree ORDER BY id`,
+      )
+      .all(id) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  async evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]> {
+    return readEvidenceLines(this.db, refs);
+  }
+
+  async ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
+    return readLedgerEntries(this.db, query);
+  }
+
+  async ledgerEventTypes(fileIds: number[]): Promise<{ type: string; count: number }[]> {
+    return readLedgerEventTypes(this.db, fileIds);
+  }
+
+  async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
+    return scanEvidence(this.db, fileIds, visit);
   }
 
   async listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {

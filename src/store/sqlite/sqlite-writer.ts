@@ -12,6 +12,9 @@ import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 
+/** The session key of ledger entries that belong to no session (see unattributed()). */
+export const UNATTRIBUTED_SID = 0;
+
 /** Input bytes per commit when batches are grouped. */
 const GROUP_BYTES = 4 * 1024 * 1024;
 
@@ -25,6 +28,7 @@ interface SessionCache {
 
 export class SqliteIngestWriter implements IngestWriter {
   private readonly sessions = new Map<string, SessionCache>();
+  private noSession: SessionCache | undefined;
   private groupBytes = 0;
   private readonly st;
 
@@ -46,6 +50,7 @@ export class SqliteIngestWriter implements IngestWriter {
         'INSERT INTO blocks (file_id, first_line, line_count, first_offset, raw_bytes, line_index, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       sessionById: db.prepare('SELECT sid, facts, next_seq FROM sessions WHERE id = ?'),
+      maxSeq: db.prepare('SELECT max(seq) AS n FROM events WHERE sid = ?'),
       insertSession: db.prepare(
         `INSERT INTO sessions (id, format, root_id, kind, facts, next_seq, dirty) VALUES (?, ?, ?, 'root', ?, 1, 1)`,
       ),
@@ -154,6 +159,18 @@ export class SqliteIngestWriter implements IngestWriter {
       .changes;
   }
 
+  /**
+   * Ledger entries that name no session (Control Plane contract-level entries) are stored under
+   * sid 0, which no session has: ledger queries see them, session views and summaries do not.
+   */
+  private unattributed(): SessionCache {
+    if (!this.noSession) {
+      const row = this.st.maxSeq.get(UNATTRIBUTED_SID) as { n: number | null };
+      this.noSession = { sid: UNATTRIBUTED_SID, facts: { id: '', format: 'control-plane' }, nextSeq: (row.n ?? 0) + 1, factsChanged: false };
+    }
+    return this.noSession;
+  }
+
   private session(id: string, format: Format, rootId: number): SessionCache {
     let s = this.sessions.get(id);
     if (s) return s;
@@ -215,8 +232,8 @@ export class SqliteIngestWriter implements IngestWriter {
       }
       for (const id of batch.touchSessions ?? []) this.st.markDirtyById.run(id);
       for (const e of batch.events) {
-        const s = this.session(e.sessionId, file.format, file.rootId);
-        touched.add(s);
+        const s = e.sessionId === '' ? this.unattributed() : this.session(e.sessionId, file.format, file.rootId);
+        if (s.sid !== UNATTRIBUTED_SID) touched.add(s);
         const u = e.usage;
         const ids = e.ids;
         const [tsMs, tsNs] = e.tsKey ? keyToParts(e.tsKey) : [null, null];
