@@ -76,8 +76,11 @@ function decode(bytes: Buffer): { text: string; invalid: boolean } {
   return { text, invalid: false };
 }
 
-/** The first complete JSON object that ends the line after a torn prefix, if any. */
-function recoverTail(text: string): { at: number; obj: Record<string, unknown> } | null {
+/**
+ * The first complete JSON object that ends the line after a torn prefix, if any (a restarted
+ * writer appends its record to a half-written one). Tools that show a line's content use it too.
+ */
+export function recoverTail(text: string): { at: number; obj: Record<string, unknown> } | null {
   let at = text.indexOf('{"', 1);
   for (let tries = 0; at !== -1 && tries < 64; tries++) {
     try {

@@ -4,12 +4,23 @@ import { zodToJsonSchema } from 'zod-to-json-schema';
 import { listFiles } from './list-files/index.js';
 import { listSessions } from './list-sessions/index.js';
 import { readFile } from './read-file/index.js';
+import { reconstructSession } from './reconstruct-session/index.js';
+import { sessionOverview } from './session-overview/index.js';
 import { rawLines } from './raw-lines/index.js';
 import { sources } from './sources/index.js';
 import { verifyLedger } from './verify-ledger/index.js';
 import type { AnyTool } from './tool.js';
 
-export const TOOLS: readonly AnyTool[] = [listSessions, rawLines, sources, verifyLedger, listFiles, readFile];
+export const TOOLS: readonly AnyTool[] = [
+  listSessions,
+  sessionOverview,
+  reconstructSession,
+  rawLines,
+  sources,
+  verifyLedger,
+  listFiles,
+  readFile,
+];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

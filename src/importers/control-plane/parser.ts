@@ -29,7 +29,7 @@ export function createControlPlaneParser(file: SourceFile, options: ParserOption
   // Sessions whose layout facts were already sent by this parser (re-sending is harmless: facts merge).
   const announced = new Set<string>();
 
-  function handle(entry: Obj, ctx: LineContext, computed: string | null, hashable: boolean): void {
+  function handle(entry: Obj, ctx: LineContext, computed: string | null, hashable: boolean, huge = false): void {
     const workOrder = workOrderOf(entry);
     const sessionId = sessionOf(entry, workOrder);
     const id = typeof entry.id === 'string' ? entry.id : null;
@@ -48,6 +48,8 @@ export function createControlPlaneParser(file: SourceFile, options: ParserOption
 
     const event = entryEvent({ entry, ledger: file.ledger, sessionId: sessionId ?? '', workOrder, where: `${file.relPath}:${ctx.lineNumber}` });
     if (!sessionId) delete event.sessionId; // the pipeline reports the entry as unattributed
+    // As the other importers mark them: tools then point at raw_lines instead of parsing it again.
+    if (huge) event.attrs = { ...event.attrs, huge: true, bytes: ctx.byteLength };
     if (typeof entry.timestamp === 'string' && entry.timestamp !== '') {
       event.timestamp = entry.timestamp;
     } else {
@@ -100,7 +102,7 @@ export function createControlPlaneParser(file: SourceFile, options: ParserOption
         ctx.defect({ severity: 'error', kind: 'object_not_entry', message: 'oversized line does not start like a ledger entry (no event_type in its head)' });
         return;
       }
-      handle(entry, ctx, null, false);
+      handle(entry, ctx, null, false, true);
     },
     snapshot() {
       return { ...chain };

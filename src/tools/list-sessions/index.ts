@@ -23,7 +23,7 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List sessions',
   description:
-    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). Paginated with limit/offset; count is the total.',
+    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Paginated with limit/offset; count is the total.',
   input,
   output: z.object({ status: z.literal('ok'), ...pageShape, sessions: z.array(sessionListItemShape) }),
   async handler(args, { store }) {

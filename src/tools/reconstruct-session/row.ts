@@ -1,0 +1,69 @@
+// One timeline row: the seed's columns (timestamp, source, event_type, actor, turn_number,
+// wo_id, payload) plus where its evidence is (session, file, line) and a one-line summary.
+
+import { z } from 'zod';
+import type { Format } from '../../core/model.js';
+import { redactText, redactValue } from '../../core/redact.js';
+import { keyToIso } from '../../core/time.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import { eventFacts, isTextEvent, textFreeSummary, toolSummary } from './compact.js';
+import type { LineValue, Obj } from './evidence.js';
+import { eventContent } from './payload.js';
+
+export const rowShape = z.object({
+  timestamp: z.string().nullable(),
+  source: z.string(),
+  event_type: z.string(),
+  kind: z.string(),
+  actor: z.string().nullable(),
+  turn_number: z.number().int().nullable(),
+  wo_id: z.string().nullable(),
+  session_id: z.string(),
+  file: z.string(),
+  line_number: z.number().int(),
+  summary: z.string(),
+  payload: z.record(z.unknown()),
+});
+export type TimelineRow = z.infer<typeof rowShape>;
+
+export interface RowOptions {
+  full: boolean;
+  includePrompts: boolean;
+  includeToolPayloads: boolean;
+  redact: boolean;
+}
+
+/** Whether building the row of `e` needs its raw line (full content, or the size of its text). */
+export function needsLine(format: Format, e: StoredEvent, opts: RowOptions): boolean {
+  return opts.full || isTextEvent(format, e);
+}
+
+function summaryOf(format: Format, e: StoredEvent, line: Obj | null, opts: RowOptions): string {
+  if (!opts.includeToolPayloads && (e.kind === 'tool_call' || e.kind === 'tool_result')) return toolSummary(e);
+  if (!opts.full && isTextEvent(format, e)) return textFreeSummary(format, e, line);
+  return e.summary;
+}
+
+export function timelineRow(format: Format, e: StoredEvent, line: LineValue | undefined, opts: RowOptions): TimelineRow {
+  const obj = line && 'obj' in line ? line.obj : null;
+  let payload = eventFacts(e, format, opts.includeToolPayloads);
+  if (opts.full) {
+    const content = obj ? eventContent(format, e, obj, opts) : { unavailable: line && 'unavailable' in line ? line.unavailable : 'no evidence line' };
+    payload = { ...payload, ...content };
+  }
+  const summary = summaryOf(format, e, obj, opts);
+  return {
+    timestamp: keyToIso(e.tsKey),
+    source: e.ledger,
+    event_type: e.type,
+    kind: e.kind,
+    actor: e.actor,
+    turn_number: e.turn,
+    wo_id: e.ids.workOrder ?? null,
+    session_id: e.sessionId,
+    file: e.file,
+    line_number: e.lineNumber,
+    summary: opts.redact ? redactText(summary) : summary,
+    payload: opts.redact ? redactValue(payload) : payload,
+  };
+}

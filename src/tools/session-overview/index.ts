@@ -1,0 +1,166 @@
+// session_overview: what a session was about, in one plain paragraph, then the diagnostics
+// (tokens counted once per call, tools, work orders, quality gates, events per ledger,
+// sub-agents) — for every format, from the store alone.
+
+import { z } from 'zod';
+import { SessionNotFound } from '../../core/errors.js';
+import { redactText } from '../../core/redact.js';
+import { keyToMillis, toTimeKey } from '../../core/time.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import type { SessionRow, Store } from '../../store/store.js';
+import { maxBytesArg, redactArg } from '../envelope.js';
+import { defineTool } from '../tool.js';
+import { about } from './about.js';
+import { agentNameOf, allModels, childLinks, childTokens, loadDescendants, spawnerAgentType, subAgentItem, tokenTotals } from './children.js';
+import { fitLists } from './fit.js';
+import { collectProblems, type Problem } from './problems.js';
+import { overviewShape } from './shape.js';
+import { sessionStats } from './stats.js';
+import { clipWords, humanDuration } from './words.js';
+
+const MESSAGE_CHARS = 300;
+/** Defects per session read for the errors and warnings (counts beyond it would be a broken log, reported as such). */
+const MAX_DEFECTS = 100_000;
+
+const boundedInt = (name: string, min: number, max: number, fallback: number, what: string) =>
+  z
+    .number({ invalid_type_error: `${name} must be a whole number from ${min} to ${max}` })
+    .int(`${name} must be a whole number from ${min} to ${max}`)
+    .min(min, `${name} must be from ${min} to ${max}`)
+    .max(max, `${name} must be from ${min} to ${max}`)
+    .default(fallback)
+    .describe(what);
+
+const input = z
+  .object({
+    session_id: z.string().min(1, 'session_id must not be empty').describe('Session id (from list_sessions).'),
+    redact: redactArg,
+    max_bytes: maxBytesArg(50_000),
+    top_user_messages: boundedInt('top_user_messages', 1, 50, 5, 'How many of the first user messages to list (1–50).'),
+    errors_limit: boundedInt('errors_limit', 1, 500, 20, 'How many errors and how many warnings to list (1–500); error_count and warning_count give the totals.'),
+  })
+  .strict();
+
+function durationSeconds(start: string | null, end: string | null): number | null {
+  const a = toTimeKey(start);
+  const b = toTimeKey(end);
+  if (!a || !b) return null;
+  return Math.round((keyToMillis(b) - keyToMillis(a)) / 1000);
+}
+
+async function ledgerMap(store: Store, id: string): Promise<(file: string) => string | null> {
+  const byFile = new Map<string, string>();
+  for (const l of await store.sessionLedgers(id)) for (const f of l.files) byFile.set(f.relPath, l.ledger);
+  return (file) => byFile.get(file) ?? null;
+}
+
+function problemItems(list: readonly Problem[], limit: number, r: (s: string) => string) {
+  return list.slice(0, limit).map((p) => ({ ...p.item, message: r(p.item.message) }));
+}
+
+async function overview(store: Store, session: SessionRow, args: z.infer<typeof input>) {
+  const r = (s: string) => (args.redact ? redactText(s) : s);
+  const rn = (s: string | null) => (s === null ? null : r(s));
+  const id = session.id;
+  const [timeline, defects, ledgerOf, descendants] = await Promise.all([
+    store.sessionTimeline(id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: false }),
+    store.listDefects({ sessionId: id, limit: MAX_DEFECTS, offset: 0 }),
+    ledgerMap(store, id),
+    loadDescendants(store, id),
+  ]);
+  const events: StoredEvent[] = timeline.events;
+  const stats = sessionStats(session, events);
+  const problems = collectProblems(session.format, id, events, defects.defects, ledgerOf);
+
+  const links = childLinks(session);
+  const nameOf = (row: SessionRow) => agentNameOf(row, row.parentId === id ? stats.taskAgents : undefined, links);
+  const children = descendants.filter((d) => d.parentId === id);
+  const agentName = agentNameOf(session) ?? (await spawnerAgentType(store, session));
+  const firstMessage = stats.userMessages[0] ?? null;
+  const seconds = durationSeconds(session.startedAt, session.endedAt);
+
+  const text = about({
+    format: session.format,
+    kind: session.kind,
+    agentName,
+    parentId: session.parentId,
+    status: session.status,
+    turnCount: session.turnCount,
+    firstUserMessage: rn(firstMessage),
+    workOrdersByType: stats.workOrders.byType,
+    toolCalls: Object.fromEntries(Object.entries(stats.tools.byTool).map(([name, t]) => [name, t.called])),
+    failedTools: stats.tools.failedNames,
+    errors: problems.errors,
+    warnings: problems.warnings,
+    ending: { ...stats.ending, degradation: rn(stats.ending.degradation), lastError: rn(stats.ending.lastError) },
+    compactions: stats.compactions,
+  });
+
+  const summary = {
+    session_id: id,
+    format: session.format,
+    kind: session.kind,
+    parent_id: session.parentId,
+    agent_name: agentName,
+    project: rn(session.project),
+    title: rn(session.title),
+    started_at: session.startedAt,
+    ended_at: session.endedAt,
+    duration: humanDuration(seconds),
+    duration_seconds: seconds,
+    turn_count: session.turnCount,
+    status: session.status,
+    about: text,
+    top_user_messages: stats.userMessages.slice(0, args.top_user_messages).map((m) => clipWords(r(m), MESSAGE_CHARS)),
+    errors: problemItems(problems.errors, args.errors_limit, r),
+    error_count: problems.errors.length,
+    warnings: problemItems(problems.warnings, args.errors_limit, r),
+    warning_count: problems.warnings.length,
+  };
+
+  const diagnostics = {
+    tokens: { ...tokenTotals(session.tokensTotal), own: tokenTotals(session.tokensOwn), by_child: children.map((c) => childTokens(c, nameOf(c))) },
+    llm_calls: descendants.reduce((sum, d) => sum + d.llmCalls, session.llmCalls),
+    llm_calls_own: session.llmCalls,
+    models: allModels(session, descendants),
+    work_orders: { total: stats.workOrders.total, by_type: stats.workOrders.byType, by_state: stats.workOrders.byState },
+    tools: {
+      total_calls: stats.tools.total,
+      succeeded: stats.tools.succeeded,
+      failed: stats.tools.failed,
+      by_tool: stats.tools.byTool,
+      counted_from: stats.tools.countedFrom,
+    },
+    quality_gates: stats.qualityGates,
+    ledger_events: stats.ledgerEvents,
+    compactions: stats.compactions,
+    sub_agent_count: descendants.length,
+    sub_agents: descendants.map((d) => subAgentItem(d, nameOf(d), r)),
+    ingest: { bad_lines: session.badLines, rewrites: session.rewrites },
+  };
+  return { summary, diagnostics };
+}
+
+/** Lists the max_bytes cut may shorten (never the about paragraph or the counts). */
+const CUTTABLE = [
+  ['summary', 'errors'],
+  ['summary', 'warnings'],
+  ['summary', 'top_user_messages'],
+  ['diagnostics', 'sub_agents'],
+  ['diagnostics', 'tokens', 'by_child'],
+] as const;
+
+export const sessionOverview = defineTool({
+  name: 'session_overview',
+  title: 'Session overview',
+  description:
+    'Summarise one session of any format (Control Plane, Claude Code, Amplifier). summary.about is a plain paragraph saying what the user started with, what mostly happened (work orders, tools in words), what went wrong and how it ended; summary also has times, duration, status, the first user messages, and errors and warnings with file and line. diagnostics has token totals (each LLM call once; children included, with own and by_child), tool calls by tool (called/succeeded/failed), work orders by type and state, quality gates, events per ledger, compactions and sub-agents. Use it first to understand a session, then reconstruct_session for the timeline.',
+  input,
+  output: overviewShape,
+  async handler(args, { store }) {
+    const session = await store.getSession(args.session_id);
+    if (!session) throw SessionNotFound(args.session_id);
+    const body = await overview(store, session, args);
+    return fitLists(body, CUTTABLE, args.max_bytes);
+  },
+});

@@ -1,0 +1,132 @@
+// The overview's errors and warnings: error/warning events of the session, and the findings about
+// its logs (tampered entries, unanswered tool calls, bad lines) that name it. Each item cites its
+// evidence (ledger, file, line) and carries a snake_case type the about paragraph groups by.
+
+import type { Defect, Format } from '../../core/model.js';
+import { keyToIso } from '../../core/time.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import { snakeCase } from './words.js';
+
+export interface ProblemItem {
+  type: string;
+  message: string;
+  timestamp: string | null;
+  source: string | null;
+  file: string | null;
+  line_number: number | null;
+  session_id: string;
+}
+
+/** What the about paragraph needs to group a problem (never in the output). */
+export interface Problem {
+  item: ProblemItem;
+  /** 'event' for error/warning events; 'log' for findings about the log files. */
+  origin: 'event' | 'log';
+  /** Native event type ('WO_FAILED', 'tool:error', …) or the finding's kind. */
+  native: string;
+  /** The error code the writer gave (Control Plane error_code), when there is one. */
+  code: string | null;
+  /** The event names a tool (its failure is already told as a failed tool call). */
+  tool: boolean;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** The type of an error or warning event: snake_case of its native type, refined where the type alone says little. */
+export function problemType(format: Format, e: StoredEvent): string {
+  const code = str(e.attrs.error_code);
+  if (format === 'control-plane') {
+    // 'budget_exhausted' says more than 'wo_failed'; the code is the writer's own word.
+    if (e.type === 'WO_FAILED' && code) return snakeCase(code);
+    if (e.type === 'EXCHANGE') return 'exchange_error';
+    if (e.type === 'WO_QUALITY_GATE') return 'quality_gate_rejected';
+    return snakeCase(e.type);
+  }
+  if (format === 'claude-code') {
+    if (e.attrs.apiError === true) return 'api_error';
+    if (e.type === 'system') {
+      const subtype = str(e.attrs.subtype);
+      // api_error system lines are retries of a request; the final failure is an assistant line.
+      if (subtype === 'api_error') return 'api_retry';
+      return subtype ? snakeCase(subtype) : e.kind === 'error' ? 'system_error' : 'system_warning';
+    }
+  }
+  return snakeCase(e.type) || e.kind;
+}
+
+/** Where each event sits, so that a finding about a line takes that line's time and place in the order. */
+function lineIndex(events: readonly StoredEvent[]): Map<string, { index: number; event: StoredEvent }> {
+  const map = new Map<string, { index: number; event: StoredEvent }>();
+  events.forEach((event, index) => {
+    const key = `${event.file}#${event.lineNumber}`;
+    if (!map.has(key)) map.set(key, { index, event });
+  });
+  return map;
+}
+
+export interface Problems {
+  errors: Problem[];
+  warnings: Problem[];
+}
+
+/**
+ * Errors and warnings in timeline order (findings about a line sit where that line's event is;
+ * findings without one follow, by file and line). `ledgerOf` maps a file to its ledger.
+ */
+export function collectProblems(
+  format: Format,
+  sessionId: string,
+  events: readonly StoredEvent[],
+  defects: readonly Defect[],
+  ledgerOf: (file: string) => string | null,
+): Problems {
+  const errors: [number, Problem][] = [];
+  const warnings: [number, Problem][] = [];
+  events.forEach((e, index) => {
+    if (e.kind !== 'error' && e.kind !== 'warning') return;
+    const problem: Problem = {
+      item: {
+        type: problemType(format, e),
+        message: e.summary,
+        timestamp: keyToIso(e.tsKey),
+        source: e.ledger,
+        file: e.file,
+        line_number: e.lineNumber,
+        session_id: e.sessionId,
+      },
+      origin: 'event',
+      native: e.type,
+      code: str(e.attrs.error_code),
+      tool: e.toolName !== null,
+    };
+    (e.kind === 'error' ? errors : warnings).push([index, problem]);
+  });
+  const at = lineIndex(events);
+  for (const d of defects) {
+    if (d.severity === 'info') continue;
+    const found = d.line !== null ? at.get(`${d.file}#${d.line}`) : undefined;
+    const problem: Problem = {
+      item: {
+        type: snakeCase(d.kind),
+        message: d.message,
+        timestamp: keyToIso(found?.event.tsKey),
+        source: ledgerOf(d.file),
+        file: d.file || null,
+        line_number: d.line,
+        session_id: d.sessionId ?? sessionId,
+      },
+      origin: 'log',
+      native: d.kind,
+      code: null,
+      tool: false,
+    };
+    (d.severity === 'error' ? errors : warnings).push([found ? found.index + 0.5 : Number.MAX_SAFE_INTEGER, problem]);
+  }
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  const order = (a: [number, Problem], b: [number, Problem]) =>
+    a[0] - b[0] ||
+    cmp(a[1].item.file ?? '', b[1].item.file ?? '') ||
+    (a[1].item.line_number ?? 0) - (b[1].item.line_number ?? 0) ||
+    cmp(a[1].item.type, b[1].item.type);
+  return { errors: errors.sort(order).map(([, p]) => p), warnings: warnings.sort(order).map(([, p]) => p) };
+}

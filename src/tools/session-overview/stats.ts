@@ -1,0 +1,216 @@
+// Aggregates one session's own events (timeline order) into the overview's counts: tool calls,
+// work orders, quality gates, events per ledger, compactions, user turns, and the facts that say
+// how the session ended. Format rules live here, kept small and named.
+
+import type { Format } from '../../core/model.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import type { SessionRow } from '../../store/store.js';
+import { cleanUserText } from './user-text.js';
+
+export interface ToolTally {
+  called: number;
+  succeeded: number;
+  failed: number;
+}
+
+export interface ToolStats {
+  total: number;
+  succeeded: number;
+  failed: number;
+  byTool: Record<string, ToolTally>;
+  /** Ledgers the calls were counted from. */
+  countedFrom: string[];
+  /** Names of failed calls in timeline order (repeats kept). */
+  failedNames: string[];
+}
+
+export interface EndingFacts {
+  /** Tool name of the last call that never got a result, when nothing the user said follows it. */
+  unansweredTool: string | null;
+  /** The last thing the user "said" was an interruption marker (Claude Code). */
+  interruptedByUser: boolean;
+  /** Control Plane: reason of the DEGRADATION that is the last main-ledger entry. */
+  degradation: string | null;
+  /** Control Plane: the last outcome (work order failure or degradation) was budget exhaustion. */
+  budgetExhausted: boolean;
+  /** Summary of the last error event (for an errored session). */
+  lastError: string | null;
+}
+
+export interface SessionStats {
+  ledgerEvents: Record<string, number>;
+  tools: ToolStats;
+  workOrders: { total: number; byType: Record<string, number>; byState: Record<string, number> };
+  qualityGates: { passed: number; rejected: number };
+  compactions: number;
+  /** Every user turn's text, cleaned, in order. */
+  userMessages: string[];
+  ending: EndingFacts;
+  /** Task/Agent tool calls: call id → the sub-agent type it asked for (names Claude Code children). */
+  taskAgents: Map<string, string>;
+}
+
+const CP_LEDGERS = ['ho2m', 'ho1m', 'governance'];
+const WO_TYPES = new Set(['WO_PLANNED', 'WO_DISPATCHED', 'WO_COMPLETED', 'WO_FAILED']);
+const BUDGET_RE = /budget[\s_-]*exhaust/i;
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function isToolEvent(e: StoredEvent): boolean {
+  // tool:error (Amplifier) is an error event that still names its tool and outcome.
+  return e.kind === 'tool_call' || e.kind === 'tool_result' || (e.toolName !== null && e.toolStatus !== null);
+}
+
+/**
+ * The ledger Amplifier tool calls are counted from. The transcript and events.jsonl both record
+ * every call (with the same tool_call_id in the fixtures), so counting both would double them;
+ * like the summariser, events.jsonl wins whenever the session has one (it has the outcomes).
+ */
+function toolLedger(format: Format, session: SessionRow, events: readonly StoredEvent[]): string | null {
+  if (format !== 'amplifier') return null;
+  const fromSummary = str(session.attrs.toolCallLedger);
+  if (fromSummary) return fromSummary;
+  return events.some((e) => e.ledger === 'events') ? 'events' : 'transcript';
+}
+
+/**
+ * One call per tool-call id (a call and its result, or the same call seen twice), else one per
+ * event. A call failed when any of its events says error; succeeded when one says ok and none
+ * failed; a call without an outcome (still running, interrupted) is neither.
+ */
+export function tallyTools(events: readonly StoredEvent[], ledger: string | null): ToolStats {
+  const calls = new Map<string, { name: string | null; ok: boolean; failed: boolean }>();
+  const ledgers = new Set<string>();
+  for (const e of events) {
+    if (ledger !== null && e.ledger !== ledger) continue;
+    if (!isToolEvent(e)) continue;
+    const id = e.ids.toolCall;
+    if (!id && !e.toolName) continue;
+    const key = id ? `id:${id}` : `event:${e.seq}`;
+    const call = calls.get(key) ?? { name: null, ok: false, failed: false };
+    if (call.name === null && e.toolName) call.name = e.toolName;
+    if (e.toolStatus === 'error') call.failed = true;
+    else if (e.toolStatus === 'ok') call.ok = true;
+    calls.set(key, call);
+    ledgers.add(e.ledger);
+  }
+  const byTool: Record<string, ToolTally> = {};
+  const failedNames: string[] = [];
+  let succeeded = 0;
+  let failed = 0;
+  for (const call of calls.values()) {
+    const name = call.name ?? 'unknown';
+    const t = (byTool[name] ??= { called: 0, succeeded: 0, failed: 0 });
+    t.called++;
+    if (call.failed) {
+      t.failed++;
+      failed++;
+      failedNames.push(name);
+    } else if (call.ok) {
+      t.succeeded++;
+      succeeded++;
+    }
+  }
+  // Most used first, then by name: the order a reader scans for.
+  const sorted = Object.entries(byTool).sort(([a, x], [b, y]) => y.called - x.called || (a < b ? -1 : a > b ? 1 : 0));
+  return { total: calls.size, succeeded, failed, byTool: Object.fromEntries(sorted), countedFrom: [...ledgers].sort(), failedNames };
+}
+
+function workOrders(events: readonly StoredEvent[]): SessionStats['workOrders'] {
+  const wos = new Map<string, { type: string | null; state: 'completed' | 'failed' | 'open' }>();
+  for (const e of events) {
+    const id = e.ids.workOrder;
+    if (!id || !WO_TYPES.has(e.type)) continue;
+    const wo = wos.get(id) ?? { type: null, state: 'open' as const };
+    if (e.type === 'WO_COMPLETED') wo.state = 'completed';
+    else if (e.type === 'WO_FAILED') wo.state = 'failed';
+    else wo.type = str(e.attrs.wo_type) ?? wo.type;
+    wos.set(id, wo);
+  }
+  if (wos.size === 0) return { total: 0, byType: {}, byState: {} };
+  const byType: Record<string, number> = {};
+  const byState: Record<string, number> = { completed: 0, failed: 0, open: 0 };
+  for (const wo of wos.values()) {
+    const type = wo.type ?? 'unknown';
+    byType[type] = (byType[type] ?? 0) + 1;
+    byState[wo.state] = (byState[wo.state] ?? 0) + 1;
+  }
+  const types = Object.entries(byType).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  return { total: wos.size, byType: Object.fromEntries(types), byState };
+}
+
+/** The events that are the user's turns, per format (see the comments on each rule). */
+export function userTurnEvents(format: Format, events: readonly StoredEvent[]): StoredEvent[] {
+  if (format === 'control-plane') return events.filter((e) => e.type === 'TURN_RECORDED');
+  // Claude Code marks the prompts (and slash commands the model answers) that start a turn.
+  if (format === 'claude-code') return events.filter((e) => e.kind === 'user_message' && e.attrs.turnStart === true);
+  if (format === 'amplifier') {
+    // The transcript keeps prompts as typed; prompt:submit may be redacted by the logging hook.
+    const transcript = events.filter((e) => e.ledger === 'transcript' && e.kind === 'user_message');
+    return transcript.length > 0 ? transcript : events.filter((e) => e.type === 'prompt:submit');
+  }
+  return events.filter((e) => e.kind === 'user_message' && e.attrs.nonHuman !== true);
+}
+
+function userText(e: StoredEvent): string {
+  return cleanUserText(str(e.attrs.user_message) ?? e.summary);
+}
+
+function ending(format: Format, events: readonly StoredEvent[]): EndingFacts {
+  const answered = new Set<string>();
+  for (const e of events) if (e.ids.toolCall && (e.kind === 'tool_result' || e.toolStatus !== null)) answered.add(e.ids.toolCall);
+  let unansweredTool: string | null = null;
+  let interruptedByUser = false;
+  let lastError: string | null = null;
+  let lastMain: StoredEvent | undefined;
+  let lastOutcome: StoredEvent | undefined;
+  for (const e of events) {
+    if (e.kind === 'tool_call' && e.ids.toolCall && !answered.has(e.ids.toolCall)) unansweredTool = e.toolName ?? 'tool';
+    else if (e.kind === 'user_message' && e.attrs.wrapper !== 'interrupt' && e.attrs.nonHuman !== true) unansweredTool = null;
+    if (e.kind === 'user_message') interruptedByUser = e.attrs.wrapper === 'interrupt';
+    if (e.kind === 'error') lastError = e.summary;
+    if (e.ledger === 'ho2m') lastMain = e;
+    if (e.type === 'WO_FAILED' || e.type === 'WO_COMPLETED' || e.type === 'DEGRADATION' || e.type === 'TURN_RECORDED') lastOutcome = e;
+  }
+  let degradation: string | null = null;
+  let budgetExhausted = false;
+  if (format === 'control-plane') {
+    if (lastMain?.type === 'DEGRADATION') degradation = str(lastMain.attrs.reason) ?? str(lastMain.attrs.error) ?? lastMain.summary;
+    if (lastOutcome && lastOutcome.type !== 'WO_COMPLETED' && lastOutcome.type !== 'TURN_RECORDED') {
+      const said = `${str(lastOutcome.attrs.error_code) ?? ''} ${str(lastOutcome.attrs.reason) ?? ''} ${str(lastOutcome.attrs.error) ?? ''}`;
+      budgetExhausted = BUDGET_RE.test(said);
+    }
+  }
+  return { unansweredTool, interruptedByUser, degradation, budgetExhausted, lastError };
+}
+
+/** Aggregate a session's own events (timeline order). */
+export function sessionStats(session: SessionRow, events: readonly StoredEvent[]): SessionStats {
+  const format = session.format;
+  const ledgerEvents: Record<string, number> = {};
+  if (format === 'control-plane') for (const l of CP_LEDGERS) ledgerEvents[l] = 0;
+  for (const e of events) ledgerEvents[e.ledger] = (ledgerEvents[e.ledger] ?? 0) + 1;
+
+  const gates = { passed: 0, rejected: 0 };
+  const taskAgents = new Map<string, string>();
+  let compactions = 0;
+  for (const e of events) {
+    if (e.type === 'WO_QUALITY_GATE') {
+      if (e.attrs.gate === 'reject') gates.rejected++;
+      else if (e.attrs.gate === 'accept') gates.passed++;
+    }
+    if (e.kind === 'compaction') compactions++;
+    const agentType = str(e.attrs.subagentType);
+    if (e.kind === 'tool_call' && e.ids.toolCall && agentType) taskAgents.set(e.ids.toolCall, agentType);
+  }
+  return {
+    ledgerEvents,
+    tools: tallyTools(events, toolLedger(format, session, events)),
+    workOrders: workOrders(events),
+    qualityGates: gates,
+    compactions,
+    userMessages: userTurnEvents(format, events).map(userText).filter((t) => t !== ''),
+    ending: ending(format, events),
+    taskAgents,
+  };
+}
