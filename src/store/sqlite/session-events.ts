@@ -111,6 +111,9 @@ export function readSessionEvents(db: Database.Database, sid: number, sessionId:
   return (st.events.all(sid) as unknown[][]).map((r) => eventFromRaw(r, sessionId, fileOf(r[1] as number))).sort(compareTimeline);
 }
 
+/** Pages larger than this read whole sessions instead of row by row. */
+const BULK_PAGE = 256;
+
 interface TimelineKey {
   session: number;
   seq: number;
@@ -154,6 +157,11 @@ export function readTimelinePage(
   offset: number,
   limit: number,
 ): { total: number; events: StoredEvent[] } {
+  if (sessions.length === 1 && offset === 0 && limit > BULK_PAGE) {
+    // The whole of one session (an overview): one scan, sorted, without a separate key pass.
+    const all = readSessionEvents(db, sessions[0]!.sid, sessions[0]!.id);
+    return { total: all.length, events: all.slice(0, limit) };
+  }
   const st = prepared(db);
   const fileOf = fileNames(st);
   const keys: TimelineKey[] = [];
@@ -173,9 +181,13 @@ export function readTimelinePage(
     }
   });
   keys.sort(compareKeys);
-  const events = keys.slice(offset, offset + limit).map((k) => {
+  const page = keys.slice(offset, offset + limit);
+  // A big page (an overview reading everything) is cheaper as one scan per session than as one
+  // point lookup per event.
+  const bulk = page.length > BULK_PAGE ? sessions.map((s) => new Map((st.events.all(s.sid) as unknown[][]).map((r) => [r[0] as number, r]))) : null;
+  const events = page.map((k) => {
     const s = sessions[k.session]!;
-    const r = st.one.get(s.sid, k.seq) as unknown[];
+    const r = (bulk ? bulk[k.session]!.get(k.seq) : st.one.get(s.sid, k.seq)) as unknown[];
     return eventFromRaw(r, s.id, fileOf(r[1] as number));
   });
   return { total: keys.length, events };
