@@ -1,7 +1,9 @@
 // `npm run bench`: generate the corpora (cached under .bench/), then measure ingest throughput
 // against the same run's bare read + JSON.parse, peak RSS, store size, and re-ingest time.
 // Prints JSON: each figure with its unit, baseline, ratio and target.
-// Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300).
+// Then the forensic tools' p50/p95 latency on the ingested stores (tool-latency.ts).
+// Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300). BENCH_REUSE_STORES=1 skips the
+// ingest figures and measures latency on the stores of the previous run.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +11,8 @@ import { join, resolve } from 'node:path';
 import { generateClaudeCode } from './generators/claude-code.js';
 import { generateControlPlane } from './generators/control-plane.js';
 import { bareParse } from './baseline.js';
+import { measureToolLatency } from './tool-latency.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const WORK = join(REPO, '.bench');
@@ -108,6 +112,15 @@ function measure(name: string, dir: string): Figure[] {
 mkdirSync(WORK, { recursive: true });
 const cc = corpus('claude-code', CC_MB, (dir) => generateClaudeCode(dir, { targetBytes: CC_MB * 1e6, seed: 1 }));
 const cp = corpus('control-plane', CP_MB, (dir) => generateControlPlane(dir, { sessions: Math.max(20, Math.round(CP_MB * 2)), seed: 1, targetBytes: CP_MB * 1e6 }));
-const figures = [...measure('claude-code', cc), ...measure('control-plane', cp)];
+const reuse = process.env.BENCH_REUSE_STORES === '1';
+const figures: object[] = reuse ? [] : [...measure('claude-code', cc), ...measure('control-plane', cp)];
+for (const [name, format] of [['claude-code', 'claude-code'], ['control-plane', 'control-plane']] as const) {
+  const store = new SqliteStore(join(WORK, `${name}.db`));
+  try {
+    figures.push(...(await measureToolLatency(name, store, format)));
+  } finally {
+    await store.close();
+  }
+}
 const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -9,6 +9,8 @@ import { generateClaudeCode } from '../bench/generators/claude-code.js';
 import { generateControlPlane } from '../bench/generators/control-plane.js';
 import { ingestPaths } from '../src/ingest/ingest.js';
 import { openStore } from '../src/store/open.js';
+import { painter } from '../src/surfaces/cli/colour.js';
+import { runFriendly, type FriendlyOptions } from '../src/surfaces/cli/friendly.js';
 import { renderSessionDetail, renderSessionTable } from '../src/surfaces/cli/render.js';
 import { progressBar } from '../src/surfaces/cli/progress.js';
 import { findTool } from '../src/tools/registry.js';
@@ -52,7 +54,13 @@ async function main(): Promise<void> {
 
     heading('3. hindsight sessions --top-level');
     const { total, sessions } = await store.listSessions({ limit: 15, offset: 0, topLevelOnly: true });
-    process.stdout.write(`${renderSessionTable(sessions, total)}\n`);
+    const paint = painter(process.stdout, process.env);
+    process.stdout.write(`${renderSessionTable(sessions, total, paint)}\n`);
+    const options: FriendlyOptions = { json: false, full: false, ignoreCase: false, raw: false };
+    const friendly = async (command: string, positionals: string[], extra: Partial<FriendlyOptions> = {}) => {
+      const res = await runFriendly(command, positionals, { ...options, ...extra }, store, paint);
+      process.stdout.write(`${res.stdout || res.stderr}\n`);
+    };
 
     const withChildren = (await store.listSessions({ format: 'claude-code', topLevelOnly: true, limit: 50, offset: 0 })).sessions.find(
       (s) => s.childCount > 0,
@@ -64,7 +72,27 @@ async function main(): Promise<void> {
       const { defects } = await store.listDefects({ sessionId: pick.id, limit: 10, offset: 0 });
       process.stdout.write(`${renderSessionDetail(pick, await store.sessionLedgers(pick.id), children.sessions, defects)}\n`);
 
-      heading(`5. hindsight tool raw_lines '{"session_id":"${pick.id}","limit":2,"max_bytes":1200}'`);
+      heading(`5. hindsight show ${pick.id}`);
+      await friendly('show', [pick.id]);
+
+      heading(`6. hindsight timeline ${pick.id} --limit 12   (sub-agent rows marked *)`);
+      await friendly('timeline', [pick.id], { limit: 12 });
+    }
+
+    const planeSession = (await store.listSessions({ format: 'control-plane', limit: 1, offset: 0 })).sessions[0];
+    if (planeSession) {
+      heading(`7. hindsight show ${planeSession.id}   (a Control Plane session)`);
+      await friendly('show', [planeSession.id]);
+    }
+
+    heading(`8. hindsight ledger --ledger ho1m --type TOOL_CALL --limit 5`);
+    await friendly('ledger', [], { ledger: 'ho1m', type: 'TOOL_CALL', limit: 5 });
+
+    heading(`9. hindsight grep 'budget_exhausted|DEGRADATION' --ledger ho2m --limit 5   (from the stored evidence)`);
+    await friendly('grep', ['budget_exhausted|DEGRADATION'], { ledger: 'ho2m', limit: 5 });
+
+    if (pick) {
+      heading(`10. hindsight tool raw_lines '{"session_id":"${pick.id}","limit":2,"max_bytes":1200}'`);
       const result = await runTool(findTool('raw_lines')!, { session_id: pick.id, limit: 2, max_bytes: 1200 }, { store });
       process.stdout.write(`${JSON.stringify(result, null, 2).slice(0, 1500)}\n`);
     }
@@ -74,6 +102,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         `${h} sessions --db ${db}`,
+        `${h} show SESSION_ID --db ${db}`,
+        `${h} timeline SESSION_ID --full --limit 20 --db ${db}`,
+        `${h} grep 'Traceback|error' --session SESSION_ID --db ${db}`,
+        `${h} ledger --ledger ho2m --type TURN_RECORDED --db ${db}`,
         `${h} tool list_sessions '{"format":"amplifier","limit":5}' --db ${db}`,
         `${h} tool sources '{"section":"files","limit":5}' --db ${db}`,
         `${h} tools --json`,

@@ -1,8 +1,11 @@
 // Every tool, defined once. Surfaces (CLI, MCP, HTTP, agent runtime) and docs loop over this.
 
 import { zodToJsonSchema } from 'zod-to-json-schema';
+import { grepJsonl } from './grep-jsonl/index.js';
 import { listFiles } from './list-files/index.js';
 import { listSessions } from './list-sessions/index.js';
+import { queryLedger } from './query-ledger/index.js';
+import { queryLedgerFull } from './query-ledger-full/index.js';
 import { readFile } from './read-file/index.js';
 import { reconstructSession } from './reconstruct-session/index.js';
 import { sessionOverview } from './session-overview/index.js';
@@ -15,6 +18,9 @@ export const TOOLS: readonly AnyTool[] = [
   listSessions,
   sessionOverview,
   reconstructSession,
+  queryLedger,
+  queryLedgerFull,
+  grepJsonl,
   rawLines,
   sources,
   verifyLedger,

@@ -179,12 +179,15 @@ describe('npm run demo', () => {
     const { spawnSync } = await import('node:child_process');
     const res = spawnSync(process.execPath, [join(REPO, 'dist', 'demo', 'run-demo.js')], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
     expect(res.status).toBe(0);
-    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions --top-level', '4. hindsight session', '5. hindsight tool raw_lines', 'Try next']) {
+    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions --top-level', '4. hindsight session', '5. hindsight show', '6. hindsight timeline', '7. hindsight show SES-', '8. hindsight ledger', '9. hindsight grep', '10. hindsight tool raw_lines', 'Try next']) {
       expect(res.stdout).toContain(section);
     }
     expect(res.stdout).toMatch(/claude-code/);
     expect(res.stdout).toMatch(/amplifier/);
     expect(res.stdout).toMatch(/control-plane/);
     expect(res.stdout).toMatch(/Re-ingest of the unchanged corpus: (\d+)\/\1 files skipped/);
+    expect(res.stdout).toMatch(/The user started with “/); // the about paragraph of show
+    expect(res.stdout).toMatch(/\d+ of \d+ events; next page: hindsight timeline/);
+    expect(res.stdout).toMatch(/HO1\/ledger\/ho1m\.jsonl:\d+\s+TOOL_CALL/);
   });
 });

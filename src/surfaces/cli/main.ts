@@ -1,5 +1,6 @@
-// The `hindsight` command line: ingest, tools, tool, sessions, session. A thin loop over the
-// ingest pipeline and the tool registry; nothing here re-declares a schema.
+// The `hindsight` command line: ingest, tools, tool, and the views for people (sessions, session,
+// show, timeline, grep, ledger). A thin loop over the ingest pipeline and the tool registry;
+// nothing here re-declares a schema.
 
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { ingestPaths, type IngestSummary } from '../../ingest/ingest.js';
 import { openStore } from '../../store/open.js';
 import { describeTools, findTool, TOOLS } from '../../tools/registry.js';
 import { runTool } from '../../tools/tool.js';
+import { painter } from './colour.js';
+import { FRIENDLY, runFriendly } from './friendly.js';
 import { progressBar } from './progress.js';
 import { renderSessionDetail, renderSessionTable } from './render.js';
 
@@ -21,7 +24,15 @@ Usage:
   hindsight sessions [--limit N] [--offset N] [--format F] [--top-level] [--db FILE]
       List sessions as a table (--top-level hides sub-agents, forks and sidechains).
   hindsight session ID [--db FILE]
-      Show one session's details.
+      Show one session's stored details (ledgers, children, findings).
+  hindsight show ID [--raw] [--json]
+      What the session was about: status, the about paragraph, tokens, tools, errors (session_overview).
+  hindsight timeline ID [--limit N] [--offset N] [--full] [--raw] [--json]
+      The session's events in order, sub-agents interleaved (reconstruct_session).
+  hindsight grep PATTERN [--ledger L] [--session ID] [--root PATH] [-i] [--limit N] [--offset N] [--json]
+      Regex search over a ledger's stored lines, with real file:line (grep_jsonl).
+  hindsight ledger [--ledger L] [--type EVENT_TYPE] [--session ID] [--root PATH] [--limit N] [--offset N] [--json]
+      Ledger entries with their metadata, oldest first (query_ledger_full).
   hindsight tools [--json]
       List the tools (--json: names, descriptions and JSON schemas).
   hindsight tool NAME ['{"json": "args"}'] [--db FILE]
@@ -30,6 +41,9 @@ Usage:
 Options:
   --db FILE      the store (default $HINDSIGHT_DB, else ~/.local/share/hindsight/hindsight.db)
   --format F     ${FORMATS.join(' | ')} (default: detected from the layout)
+  --root PATH    a Control Plane root as ingested (grep, ledger), or the workspace of file tools (tool)
+  --raw          do not redact secrets in the text shown
+  --no-color     plain text even on a terminal (also NO_COLOR=1)
   --help, -h     this help
   --version      the version
 `;
@@ -61,6 +75,13 @@ function parse(argv: string[]) {
       version: { type: 'boolean', default: false },
       root: { type: 'string' },
       'top-level': { type: 'boolean', default: false },
+      ledger: { type: 'string' },
+      type: { type: 'string' },
+      session: { type: 'string' },
+      full: { type: 'boolean', default: false },
+      raw: { type: 'boolean', default: false },
+      'ignore-case': { type: 'boolean', short: 'i', default: false },
+      'no-color': { type: 'boolean', default: false },
     },
   });
 }
@@ -157,7 +178,7 @@ async function run(argv: string[]): Promise<number> {
           limit: intOption(values.limit, 'limit') ?? 50,
           offset: intOption(values.offset, 'offset') ?? 0,
         });
-        out(renderSessionTable(sessions, total));
+        out(renderSessionTable(sessions, total, painter(process.stdout, process.env, values['no-color'])));
         return 0;
       });
     case 'session': {
@@ -175,8 +196,29 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       });
     }
-    default:
-      throw new UsageError(`unknown command "${command}"; run hindsight --help`);
+    default: {
+      const friendly = FRIENDLY[command];
+      if (!friendly) throw new UsageError(`unknown command "${command}"; run hindsight --help`);
+      if (friendly.needs && !rest[0]) throw new UsageError(`${command} needs ${friendly.needs}`);
+      const options = {
+        json: values.json,
+        limit: intOption(values.limit, 'limit'),
+        offset: intOption(values.offset, 'offset'),
+        ledger: values.ledger,
+        type: values.type,
+        session: values.session,
+        root: values.root,
+        full: values.full,
+        ignoreCase: values['ignore-case'],
+        raw: values.raw,
+      };
+      return withStore(values.db, async (store) => {
+        const res = await runFriendly(command, rest, options, store, painter(process.stdout, process.env, values['no-color']));
+        if (res.stdout) out(res.stdout);
+        if (res.stderr) process.stderr.write(`${res.stderr}\n`);
+        return res.code;
+      });
+    }
   }
 }
 

@@ -2,11 +2,8 @@
 
 import { redactText } from '../../core/redact.js';
 import type { DefectRow, LedgerInfo, SessionRow } from '../../store/store.js';
-
-function cut(text: string | null, n: number): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
-  return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
-}
+import { statusStyle, type Paint } from './colour.js';
+import { cut, table, type Column } from './table.js';
 
 function tokens(s: SessionRow): string {
   const t = s.tokensTotal;
@@ -14,7 +11,7 @@ function tokens(s: SessionRow): string {
   return sum >= 1e6 ? `${(sum / 1e6).toFixed(1)}M` : sum >= 1e3 ? `${(sum / 1e3).toFixed(1)}k` : String(sum);
 }
 
-export function renderSessionTable(sessions: SessionRow[], total: number): string {
+export function renderSessionTable(sessions: SessionRow[], total: number, paint: Paint): string {
   if (sessions.length === 0) return 'No sessions. Ingest some logs first: hindsight ingest PATH';
   const rows = sessions.map((s) => [
     s.id.length > 38 ? `${s.id.slice(0, 37)}…` : s.id,
@@ -24,12 +21,19 @@ export function renderSessionTable(sessions: SessionRow[], total: number): strin
     (s.startedAt ?? '').slice(0, 16).replace('T', ' '),
     String(s.turnCount),
     tokens(s),
-    cut(redactText(s.firstUserMessage ?? s.title ?? ''), 50),
+    cut(redactText(s.firstUserMessage ?? s.title ?? ''), 200),
   ]);
-  const head = ['SESSION', 'FORMAT', 'KIND', 'STATUS', 'STARTED (UTC)', 'TURNS', 'TOKENS', 'FIRST MESSAGE'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  return [fmt(head), ...rows.map(fmt), `${sessions.length} of ${total} sessions`].join('\n');
+  const columns: Column[] = [
+    { head: 'SESSION' },
+    { head: 'FORMAT' },
+    { head: 'KIND', style: (v) => (v === 'root' ? undefined : 'dim') },
+    { head: 'STATUS', style: statusStyle },
+    { head: 'STARTED (UTC)', style: () => 'dim' },
+    { head: 'TURNS' },
+    { head: 'TOKENS' },
+    { head: 'FIRST MESSAGE' },
+  ];
+  return [table(columns, rows, paint), `${sessions.length} of ${total} sessions`].join('\n');
 }
 
 export function renderSessionDetail(s: SessionRow, ledgers: LedgerInfo[], children: SessionRow[], defects: DefectRow[]): string {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { findTool } from '../registry.js';
 import { runTool } from '../tool.js';
 import { listFiles } from './index.js';
 
@@ -28,7 +29,7 @@ beforeAll(() => {
 });
 
 describe('list_files', () => {
-  it('returns the folder contents with types and sizes, sorted', async () => {
+  it('test_list_files_returns_directory_contents: the folder contents with types and sizes, sorted', async () => {
     const r = await call({ max_depth: 1 });
     expect(r.status).toBe('ok');
     expect(r.files).toEqual([
@@ -39,7 +40,7 @@ describe('list_files', () => {
     expect(r.count).toBe(3);
   });
 
-  it('respects max_depth and caps it at 5', async () => {
+  it('test_list_files_respects_max_depth: max_depth=1 lists no nested contents, and the depth is capped at 5', async () => {
     const shallow = await call({ path: 'HOT', max_depth: 1 });
     expect(shallow.files.map((f: { path: string }) => f.path)).toEqual(['HOT/kernel/']);
     const capped = await call({ max_depth: 50 });
@@ -48,7 +49,7 @@ describe('list_files', () => {
     expect(capped.files.map((f: { path: string }) => f.path)).not.toContain('HOT/kernel/deep/deeper/deepest/six/far.py');
   });
 
-  it('filters files by glob and skips hidden folders, node_modules and __pycache__', async () => {
+  it('test_list_files_glob_filter: glob=*.py gives only .py files; hidden folders, node_modules and __pycache__ are skipped', async () => {
     const r = await call({ glob: '*.py', max_depth: 5 });
     const paths = r.files.map((f: { path: string }) => f.path);
     expect(paths).toContain('HOT/kernel/ledger.py');
@@ -56,19 +57,23 @@ describe('list_files', () => {
     expect(paths.some((p: string) => p.includes('.git') || p.includes('node_modules') || p.includes('__pycache__'))).toBe(false);
   });
 
-  it('refuses paths that escape the root: .., absolute, and symlinks pointing out', async () => {
+  it('test_list_files_escapes_root_blocked: .., absolute paths and symlinks pointing out are refused', async () => {
     for (const path of ['../../', '/etc', 'escape']) {
       const r = await call({ path });
       expect(r).toMatchObject({ status: 'error', code: 'PATH_ESCAPES_ROOT' });
     }
   });
 
-  it('says when the folder does not exist or is a file, and rejects bad depths', async () => {
+  it('test_list_files_nonexistent_dir: a missing folder (or a file) is an error; bad depths and globs are refused', async () => {
     expect(await call({ path: 'nope' })).toMatchObject({ status: 'error', code: 'FILE_NOT_FOUND' });
     expect(await call({ path: 'README.md' })).toMatchObject({ status: 'error', code: 'WRONG_KIND' });
     expect((await call({ max_depth: 0 })).error).toMatch(/max_depth must be from 1 to 5/);
     expect(await call({ glob: '[z-a]' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
     expect((await call({ glob: '*'.repeat(201) })).error).toMatch(/glob must be at most 200 characters/);
+  });
+
+  it('test_list_files_in_admin_config: list_files is in the tool registry (what the admin config was)', () => {
+    expect(findTool('list_files')).toBe(listFiles);
   });
 
   it('stops at 500 entries with truncated: true', async () => {

@@ -2,26 +2,16 @@
 // works after the plane root is gone), across rotated segments, and report every break.
 
 import { z } from 'zod';
-import { defineError, SessionNotFound } from '../../core/errors.js';
 import { computeEntryHash, initialChainState, verifyLink } from '../../importers/control-plane/chain.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
+import { CP_LEDGERS, resolvePlaneRoot } from '../ledger-address.js';
 import { defineTool } from '../tool.js';
 
-const LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
 const PAGE_LINES = 2000;
-
-const NoPlaneRoot = defineError(
-  'NO_PLANE_ROOT',
-  (detail: string) => `No Control Plane root to verify: ${detail}`,
-);
-const AmbiguousRoot = defineError(
-  'AMBIGUOUS_ROOT',
-  (roots: string[]) => `Several Control Plane roots are in the store; pass root (one of: ${roots.join(', ')}) or a session_id.`,
-);
 
 const input = z
   .object({
-    ledger: z.enum(LEDGERS).default('governance').describe('Which ledger: governance, ho2m or ho1m.'),
+    ledger: z.enum(CP_LEDGERS).default('governance').describe('Which ledger: governance, ho2m or ho1m.'),
     root: z.string().optional().describe('The plane root as it was ingested (needed when several are in the store).'),
     session_id: z.string().optional().describe("Verify the ledger of this session's plane root."),
     limit: limitArg(50, 500),
@@ -47,21 +37,7 @@ export const verifyLedger = defineTool({
     breaks: z.array(z.object({ file: z.string(), line_number: z.number().int(), entry_id: z.string().nullable(), kind: z.string(), message: z.string() })),
   }),
   async handler(args, { store }) {
-    let root = args.root;
-    if (args.session_id) {
-      const session = await store.getSession(args.session_id);
-      if (!session) throw SessionNotFound(args.session_id);
-      if (session.format !== 'control-plane' || !session.root) throw NoPlaneRoot(`session ${args.session_id} is a ${session.format} session.`);
-      root = session.root;
-    }
-    const roots = (await store.listRoots('control-plane')).map((r) => r.path);
-    if (!root) {
-      if (roots.length === 0) throw NoPlaneRoot('none has been ingested (hindsight ingest PLANE_ROOT).');
-      if (roots.length > 1) throw AmbiguousRoot(roots);
-      root = roots[0]!;
-    } else if (!roots.includes(root)) {
-      throw NoPlaneRoot(`"${root}" is not an ingested plane root; known: ${roots.join(', ') || '(none)'}.`);
-    }
+    const { root } = await resolvePlaneRoot(store, args);
     const info = (await store.rootLedgers(root)).find((l) => l.ledger === args.ledger);
     const files = (info?.files ?? []).filter((f) => !f.superseded);
     const state = initialChainState();

@@ -1,0 +1,111 @@
+// The commands for people — show, timeline, grep, ledger — each one registry tool with its
+// arguments taken from flags, printed as text (or its envelope with --json). A tool error is
+// printed as its sentence on stderr with exit code 1, as `hindsight tool` would return it.
+
+import { compileUserPattern } from '../../core/safe-regex.js';
+import type { Store } from '../../store/store.js';
+import { findTool } from '../../tools/registry.js';
+import { runTool, type ToolResult } from '../../tools/tool.js';
+import type { Paint } from './colour.js';
+import { renderGrep, renderLedger, renderOverview, renderTimeline } from './render-tools.js';
+
+export interface FriendlyOptions {
+  json: boolean;
+  limit?: number;
+  offset?: number;
+  ledger?: string;
+  type?: string;
+  session?: string;
+  root?: string;
+  full: boolean;
+  ignoreCase: boolean;
+  raw: boolean;
+}
+
+interface FriendlyCommand {
+  tool: string;
+  /** What the positional arguments are, for the usage error. */
+  needs?: string;
+  args(positionals: string[], o: FriendlyOptions): Record<string, unknown>;
+  render(result: Record<string, any>, paint: Paint, positionals: string[], o: FriendlyOptions): string;
+}
+
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+export const FRIENDLY: Record<string, FriendlyCommand> = {
+  show: {
+    tool: 'session_overview',
+    needs: 'a session ID (see hindsight sessions)',
+    args: ([id], o) => defined({ session_id: id, redact: o.raw ? false : undefined }),
+    render: (r, paint) => renderOverview(r, paint),
+  },
+  timeline: {
+    tool: 'reconstruct_session',
+    needs: 'a session ID (see hindsight sessions)',
+    args: ([id], o) =>
+      defined({
+        session_id: id,
+        limit: o.limit ?? 50,
+        offset: o.offset,
+        verbosity: o.full ? 'full' : undefined,
+        max_bytes: 10_000_000,
+        redact: o.raw ? false : undefined,
+      }),
+    render: (r, paint, [id]) => renderTimeline(r, paint, id!),
+  },
+  grep: {
+    tool: 'grep_jsonl',
+    needs: 'a PATTERN (a regular expression)',
+    args: ([pattern], o) =>
+      defined({
+        pattern,
+        ledger: o.ledger,
+        session_id: o.session,
+        root: o.root,
+        ignore_case: o.ignoreCase || undefined,
+        limit: o.limit ?? 50,
+        offset: o.offset,
+        max_bytes: 10_000_000,
+      }),
+    render: (r, paint, [pattern], o) => renderGrep(r, paint, highlighter(pattern!, o.ignoreCase)),
+  },
+  ledger: {
+    tool: 'query_ledger_full',
+    args: (_p, o) =>
+      defined({
+        ledger: o.ledger,
+        event_type: o.type,
+        session_id: o.session,
+        root: o.root,
+        max_entries: o.limit ?? 20,
+        offset: o.offset,
+        max_bytes: 10_000_000,
+        redact: o.raw ? false : undefined,
+      }),
+    render: (r, paint) => renderLedger(r, paint),
+  },
+};
+
+function highlighter(pattern: string, ignoreCase: boolean): RegExp | null {
+  try {
+    return compileUserPattern(pattern, { ignoreCase });
+  } catch {
+    return null;
+  }
+}
+
+/** Run a friendly command; returns the text to print and the exit code. */
+export async function runFriendly(
+  name: string,
+  positionals: string[],
+  o: FriendlyOptions,
+  store: Store,
+  paint: Paint,
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  const command = FRIENDLY[name]!;
+  const tool = findTool(command.tool)!;
+  const result: ToolResult = await runTool(tool, command.args(positionals, o), { store });
+  if (o.json) return { stdout: JSON.stringify(result, null, 2), stderr: '', code: result.status === 'ok' ? 0 : 1 };
+  if (result.status !== 'ok') return { stdout: '', stderr: `hindsight: ${String(result.error)}`, code: 1 };
+  return { stdout: command.render(result, paint, positionals, o), stderr: '', code: 0 };
+}

@@ -1,0 +1,141 @@
+// Text views of tool results for people: the overview (`show`), the timeline, grep matches and
+// ledger entries. They read the same envelopes `--json` prints, so the two never disagree.
+
+import { statusStyle, type Paint } from './colour.js';
+import { cut, table } from './table.js';
+
+type Obj = Record<string, any>;
+
+function more(r: Obj, noun: string, hint: string): string {
+  const shown = `${r.returned ?? 0} of ${r.count ?? 0} ${noun}`;
+  const cutNote = r.truncated ? ' (cut to fit max_bytes)' : '';
+  return r.has_more ? `${shown}${cutNote}; next page: ${hint} --offset ${r.next_offset}` : `${shown}${cutNote}`;
+}
+
+function time(ts: string | null | undefined): string {
+  return ts ? ts.replace('T', ' ').replace('Z', '') : '—';
+}
+
+/** Word-wrap a paragraph for reading at a terminal. */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}
+
+function count(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(n);
+}
+
+export function renderOverview(r: Obj, paint: Paint): string {
+  const s: Obj = r.summary ?? {};
+  const d: Obj = r.diagnostics ?? {};
+  const t: Obj = d.tokens ?? {};
+  const lines = [
+    `${paint('bold', `Session ${s.session_id}`)}  ${paint(statusStyle(s.status), s.status)}  ${s.format}${s.kind && s.kind !== 'root' ? ` ${s.kind}` : ''}`,
+    `${time(s.started_at)} → ${time(s.ended_at)}${s.duration ? ` (${s.duration})` : ''}, ${s.turn_count} turns${s.project ? `, ${s.project}` : ''}`,
+    '',
+    wrap(s.about ?? '', Math.min(process.stdout.columns || 100, 100)),
+    '',
+    `Tokens: ${count(t.input_total ?? 0)} in, ${count(t.output_total ?? 0)} out, ${count(t.cache_write_total ?? 0)} cache write, ${count(t.cache_read_total ?? 0)} cache read = ${count(t.grand_total ?? 0)}` +
+      `${d.llm_calls !== undefined ? ` over ${d.llm_calls} LLM calls` : ''}${(d.models ?? []).length ? ` (${d.models.join(', ')})` : ''}`,
+  ];
+  const tools = Object.entries((d.tools?.by_tool ?? {}) as Record<string, Obj>);
+  if (tools.length) {
+    lines.push(
+      `Tools (${d.tools.total_calls} calls): ` +
+        tools.map(([name, c]) => `${name} ${c.called}${c.failed ? paint('red', ` (${c.failed} failed)`) : ''}`).join(', '),
+    );
+  }
+  if (d.work_orders?.total) {
+    const byType = Object.entries(d.work_orders.by_type ?? {}).map(([k, v]) => `${v} ${k}`).join(', ');
+    const byState = Object.entries(d.work_orders.by_state ?? {}).map(([k, v]) => `${v} ${k}`).join(', ');
+    lines.push(`Work orders (${d.work_orders.total}): ${byType}; ${byState}`);
+  }
+  if (d.quality_gates && (d.quality_gates.passed || d.quality_gates.rejected)) {
+    lines.push(`Quality gates: ${d.quality_gates.passed} passed, ${d.quality_gates.rejected} rejected`);
+  }
+  const ledgers = Object.entries(d.ledger_events ?? {}).map(([k, v]) => `${k} ${v}`);
+  if (ledgers.length) lines.push(`Ledger events: ${ledgers.join(', ')}`);
+  for (const [label, items, style] of [
+    ['Errors', s.errors ?? [], 'red'],
+    ['Warnings', s.warnings ?? [], 'yellow'],
+  ] as const) {
+    if (!items.length) continue;
+    lines.push('', paint(style, `${label} (${items.length}):`));
+    for (const e of items as Obj[]) lines.push(`  ${time(e.timestamp)}  ${e.type}  ${cut(e.message, 100)}  ${paint('dim', `${e.file}:${e.line_number}`)}`);
+  }
+  if ((d.sub_agents ?? []).length) {
+    lines.push('', `Sub-agents (${d.sub_agents.length}):`);
+    for (const c of d.sub_agents as Obj[]) {
+      lines.push(`  ${c.session_id}  ${paint(statusStyle(c.status), c.status)}  ${c.agent_name ?? c.kind}  ${c.event_count} events`);
+    }
+  }
+  if ((s.top_user_messages ?? []).length) {
+    lines.push('', 'First user messages:');
+    for (const m of s.top_user_messages as string[]) lines.push(`  • ${cut(m, 110)}`);
+  }
+  if (r.truncated) lines.push('', paint('dim', '(lists cut to fit max_bytes)'));
+  return lines.join('\n');
+}
+
+export function renderTimeline(r: Obj, paint: Paint, id: string): string {
+  if (!(r.timeline ?? []).length) return `No events in this range (${r.event_count ?? 0} in all).`;
+  const rows = (r.timeline as Obj[]).map((e) => [
+    time(e.timestamp),
+    e.session_id && e.session_id !== r.session_id ? `${e.source}*` : e.source,
+    e.event_type,
+    e.actor ?? '',
+    e.summary ?? '',
+  ]);
+  const kindStyle = new Map((r.timeline as Obj[]).map((e) => [e.event_type, e.kind]));
+  const body = table(
+    [
+      { head: 'TIME (UTC)', style: () => 'dim' },
+      { head: 'LEDGER' },
+      { head: 'EVENT', style: (v) => (kindStyle.get(v) === 'error' ? 'red' : kindStyle.get(v) === 'warning' ? 'yellow' : undefined) },
+      { head: 'ACTOR' },
+      { head: 'SUMMARY' },
+    ],
+    rows,
+    paint,
+  );
+  const sub = rows.some((row) => row[1]!.endsWith('*')) ? '\n* a sub-agent ledger' : '';
+  return `${body}${sub}\n${more(r, 'events', `hindsight timeline ${id}`)}`;
+}
+
+/** rg-style lines: file:line:text, the match highlighted on a terminal. */
+export function renderGrep(r: Obj, paint: Paint, highlight: RegExp | null): string {
+  const lines = (r.entries as Obj[]).map((e) => {
+    let text = cut(e.raw, 400);
+    if (highlight && paint.enabled) text = text.replace(highlight, (m) => paint('red', m));
+    return `${paint('magenta', e.file)}:${paint('green', String(e.line_number))}:${text}`;
+  });
+  return [...lines, paint('dim', more(r, `matches in ${r.source}`, 'hindsight grep …'))].join('\n');
+}
+
+export function renderLedger(r: Obj, paint: Paint): string {
+  if (!(r.entries ?? []).length) {
+    const types = (r.event_types ?? []) as { type: string; count: number }[];
+    return `No entries in ${r.source}${types.length ? `; event types here: ${types.map((t) => `${t.type} (${t.count})`).join(', ')}` : ''}.`;
+  }
+  const rows = (r.entries as Obj[]).map((e) => [
+    time(e.timestamp_utc ?? e.timestamp),
+    `${e.file}:${e.line_number}`,
+    e.event_type ?? '',
+    e.decision ?? '',
+    e.reason || Object.keys(e.metadata ?? {}).join(', '),
+  ]);
+  return `${table(
+    [{ head: 'TIME (UTC)', style: () => 'dim' }, { head: 'WHERE', style: () => 'dim' }, { head: 'EVENT' }, { head: 'DECISION' }, { head: 'REASON / METADATA' }],
+    rows,
+    paint,
+  )}\n${more(r, `entries in ${r.source}`, 'hindsight ledger …')}`;
+}

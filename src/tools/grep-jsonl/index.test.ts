@@ -1,0 +1,163 @@
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFixture, tempDir } from '../../../test/helpers.js';
+import { cp, writePlaneRoot } from '../../../test/plane-root.js';
+import { ingestPaths } from '../../ingest/ingest.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { runTool } from '../tool.js';
+import { grepJsonl } from './index.js';
+
+const CC_SESSION = '55604662-cf2a-4331-851a-ec234028f8ca';
+const CC_FILE = `projects/-home-marco-projects-spotter/${CC_SESSION}.jsonl`;
+const NOT_UTF8 = Buffer.concat([Buffer.from('{"event_type": "NOTE", "reason": "MARKER-'), Buffer.from([0xe9, 0xff]), Buffer.from('"}')]);
+
+let store: SqliteStore;
+let plane: string;
+let claude: string;
+type Result = Record<string, any>;
+const call = (args: unknown, s: SqliteStore = store) => runTool(grepJsonl, args, { store: s }) as Promise<Result>;
+const lines = (path: string) => readFileSync(path, 'utf8').split('\n').slice(0, -1);
+
+beforeAll(async () => {
+  plane = writePlaneRoot(tempDir('hs-plane-'), [
+    cp.sessionStart('SES-A', 0),
+    cp.turn('SES-A', 1, 'hello', 'hi', 1),
+    cp.degradation('SES-A', 'budget_exhausted', 2),
+    cp.sessionStart('SES-B', 3),
+    cp.degradation('SES-B', 'budget_exhausted', 4),
+    cp.turn('SES-B', 1, 'why?', 'the budget ran out', 5),
+    cp.degradation('SES-A', 'budget_exhausted', 6),
+    cp.woFailed('SES-A', 'WO-SES-A-001', 'budget_exhausted', 'budget_exhausted', 7),
+    cp.exchange('SES-A', 'WO-SES-A-001', { input: 10, output: 5 }, 8),
+    { ledger: 'governance', event_type: 'DEGRADATION', decision: 'DEGRADED', reason: `${'a'.repeat(100_000)}!`, at: 9 },
+  ]);
+  appendFileSync(join(plane, 'HOT/ledger/governance.jsonl'), Buffer.concat([NOT_UTF8, Buffer.from('\n')]));
+  claude = copyFixture('claude-code');
+  store = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+  await ingestPaths(store, [plane, claude]);
+});
+
+describe('TestGrepJsonl', () => {
+  it('test_grep_finds_matching_lines: 3 matching lines, with their line numbers', async () => {
+    const r = await call({ ledger: 'ho2m', pattern: 'budget_exhausted' });
+    expect(r).toMatchObject({ status: 'ok', source: 'ho2m', pattern: 'budget_exhausted', count: 3, returned: 3, has_more: false, next_offset: null });
+    expect(r.entries.map((e: Result) => [e.file, e.line_number])).toEqual([
+      ['HO2/ledger/ho2m.jsonl', 3],
+      ['HO2/ledger/ho2m.jsonl', 5],
+      ['HO2/ledger/ho2m.jsonl', 7],
+    ]);
+    expect(r.files_searched).toEqual(['HO2/ledger/ho2m.jsonl']);
+  });
+
+  it('test_grep_returns_raw_json: raw is the original line, byte for byte', async () => {
+    const r = await call({ ledger: 'ho2m', pattern: 'budget_exhausted' });
+    const disk = lines(join(plane, 'HO2/ledger/ho2m.jsonl'));
+    for (const e of r.entries) {
+      expect(e.raw).toBe(disk[e.line_number - 1]);
+      expect(JSON.parse(e.raw).event_type).toBe('DEGRADATION');
+      expect(e.raw_base64).toBeUndefined();
+    }
+  });
+
+  it('test_grep_invalid_ledger: an unknown ledger is an error naming the valid ones', async () => {
+    expect(await call({ ledger: 'bogus', pattern: 'x' })).toEqual({
+      status: 'error',
+      error: 'Unknown ledger: bogus. Valid: governance, ho2m, ho1m.',
+      code: 'UNKNOWN_LEDGER',
+    });
+  });
+
+  it('test_grep_no_matches: count 0 and no entries', async () => {
+    expect(await call({ ledger: 'ho1m', pattern: 'no-such-text' })).toMatchObject({ status: 'ok', count: 0, returned: 0, entries: [] });
+  });
+
+  it('defaults to governance, and to ho2m for a Control Plane session, limited to its own lines', async () => {
+    expect((await call({ pattern: 'EXCHANGE' })).source).toBe('governance');
+    const b = await call({ pattern: 'budget', session_id: 'SES-B' });
+    expect(b).toMatchObject({ source: 'ho2m', session_id: 'SES-B', count: 2 });
+    expect(b.entries.map((e: Result) => e.line_number)).toEqual([5, 6]);
+    expect((await call({ pattern: 'budget_exhausted', session_id: 'SES-A', ledger: 'ho1m' })).count).toBe(1);
+  });
+
+  it('pages through matches with offset and limit', async () => {
+    const r = await call({ ledger: 'ho2m', pattern: 'SES-', limit: 2, offset: 2 });
+    expect(r).toMatchObject({ count: 7, limit: 2, offset: 2, returned: 2, has_more: true, next_offset: 4 });
+    expect(r.entries.map((e: Result) => e.line_number)).toEqual([3, 4]);
+  });
+
+  it('finishes a catastrophic pattern on a 100,000-character line', async () => {
+    expect(await call({ pattern: '(a+)+$' })).toMatchObject({ status: 'ok', count: 0 });
+    expect(await call({ pattern: '(a+)+!', ignore_case: true })).toMatchObject({ status: 'ok', count: 1 });
+  });
+
+  it('ignores case when asked', async () => {
+    expect((await call({ ledger: 'ho2m', pattern: 'BUDGET_EXHAUSTED' })).count).toBe(0);
+    expect((await call({ ledger: 'ho2m', pattern: 'BUDGET_EXHAUSTED', ignore_case: true })).count).toBe(3);
+  });
+
+  it('returns a line that is not valid UTF-8 with its exact bytes in raw_base64', async () => {
+    const r = await call({ pattern: 'MARKER-' });
+    expect(r.count).toBe(1);
+    expect(r.entries[0].line_number).toBe(3);
+    expect(Buffer.from(r.entries[0].raw_base64, 'base64').equals(NOT_UTF8)).toBe(true);
+    expect(r.entries[0].raw).toBe(NOT_UTF8.toString('utf8'));
+  });
+
+  it('searches a Claude Code session transcript through session_id', async () => {
+    const r = await call({ session_id: CC_SESSION, pattern: '"type":"assistant"', limit: 500 });
+    const disk = lines(join(claude, CC_FILE));
+    const expected = disk.flatMap((l, i) => (l.includes('"type":"assistant"') ? [i + 1] : []));
+    expect(r).toMatchObject({ status: 'ok', source: 'transcript', count: expected.length });
+    expect(r.entries.map((e: Result) => e.line_number)).toEqual(expected);
+    expect(r.entries.every((e: Result) => e.file === CC_FILE && e.raw === disk[e.line_number - 1])).toBe(true);
+  });
+
+  it('refuses bad patterns and bad limits', async () => {
+    expect(await call({ pattern: '(a)\\1' })).toMatchObject({ status: 'error', code: 'INVALID_PATTERN', error: expect.stringMatching(/backreference/) });
+    expect(await call({ pattern: '(' })).toMatchObject({ status: 'error', code: 'INVALID_PATTERN', error: expect.stringMatching(/Unterminated group/) });
+    expect(await call({ pattern: '' })).toMatchObject({ status: 'error', code: 'INVALID_PATTERN' });
+    expect(await call({ pattern: 'x'.repeat(1001) })).toMatchObject({ status: 'error', error: expect.stringMatching(/at most 1000 characters/) });
+    expect(await call({ ledger: 'ho2m' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+    for (const limit of [0, -1, 'x', 501]) {
+      expect(await call({ pattern: 'a', limit })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS', error: expect.stringMatching(/limit must be.*1 to 500|limit must be from 1 to 500/) });
+    }
+  });
+
+  it('cuts to max_bytes: a cap smaller than one row gives zero rows and truncated', async () => {
+    const r = await call({ ledger: 'ho2m', pattern: 'SES-', max_bytes: 400 });
+    expect(r).toMatchObject({ status: 'ok', count: 7, returned: 0, entries: [], truncated: true, has_more: true, next_offset: 0 });
+  });
+
+  it('answers SESSION_NOT_FOUND for an unknown session, and identically when asked twice', async () => {
+    expect(await call({ pattern: 'x', session_id: 'SES-NOPE' })).toMatchObject({ status: 'error', code: 'SESSION_NOT_FOUND' });
+    const args = { ledger: 'ho2m', pattern: 'SES-[AB]', limit: 5 };
+    expect(JSON.stringify(await call(args))).toBe(JSON.stringify(await call(args)));
+  });
+});
+
+describe('grep_jsonl on a rotated, deleted plane root', () => {
+  it('finds matches in every segment with their own line numbers, after the root is gone; then needs a root when there are two', async () => {
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    const edge = copyFixture('control-plane/edge');
+    await ingestPaths(s, [edge]);
+    const files = ['HOT/ledger/governance-20260214-200318.jsonl', 'HOT/ledger/governance.jsonl'];
+    const pattern = '"decision": "(ERROR|ALLOCATED)"';
+    const re = new RegExp(pattern);
+    const expected = files.flatMap((file) =>
+      lines(join(edge, file)).flatMap((raw, i) => (re.test(raw) ? [{ line_number: i + 1, file, raw }] : [])),
+    );
+    expect(new Set(expected.map((e) => e.file)).size).toBe(2);
+    rmSync(edge, { recursive: true });
+
+    const r = await call({ ledger: 'governance', pattern, limit: 500, max_bytes: 10_000_000 }, s);
+    expect(r).toMatchObject({ status: 'ok', count: expected.length, files_searched: files });
+    expect(r.entries).toEqual(expected);
+
+    await ingestPaths(s, [copyFixture('control-plane/normal')]);
+    const ambiguous = await call({ pattern: 'x' }, s);
+    expect(ambiguous).toMatchObject({ status: 'error', code: 'AMBIGUOUS_ROOT' });
+    expect((await call({ pattern: pattern, root: edge, limit: 1 }, s)).count).toBe(expected.length);
+    await s.close();
+  });
+});

@@ -1,0 +1,153 @@
+// Which ledger files a call means. One place decides it for every ledger tool: a Control Plane
+// ledger by name (of the only plane root, of `root`, or of a session's plane root), or a Claude
+// Code / Amplifier session's ledger by name. Live files only, in reading order (rotated segments
+// first), so every row can name its file and its own line number.
+
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { defineError, InvalidArguments, LedgerNotFound, SessionNotFound } from '../core/errors.js';
+import type { Format } from '../core/model.js';
+import type { SessionRow, Store } from '../store/store.js';
+
+export const CP_LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
+
+export const NoPlaneRoot = defineError('NO_PLANE_ROOT', (detail: string) => `No Control Plane root to read: ${detail}`);
+export const AmbiguousRoot = defineError(
+  'AMBIGUOUS_ROOT',
+  (roots: string[]) => `Several Control Plane roots are in the store; pass root (one of: ${roots.join(', ')}) or a session_id.`,
+);
+export const UnknownLedger = defineError(
+  'UNKNOWN_LEDGER',
+  (ledger: string, valid: readonly string[]) => `Unknown ledger: ${ledger}. Valid: ${valid.join(', ')}.`,
+);
+
+/** The arguments every ledger tool takes to say which ledger it means (spread into its input). */
+export const ledgerAddressArgs = {
+  root: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Control Plane root as it was ingested (see `sources`); needed only when several plane roots are in the store.'),
+  session_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A session: for a Control Plane session, its plane root's ledger limited to that session's entries; for a Claude Code or Amplifier session, its own ledgers (transcript, agent-<id>, events, metadata).",
+    ),
+};
+
+export interface LedgerAddressArgs {
+  ledger?: string | undefined;
+  root?: string | undefined;
+  session_id?: string | undefined;
+}
+
+export interface LedgerFile {
+  fileId: number;
+  /** Path relative to the root, as rows report it. */
+  file: string;
+  lines: number;
+}
+
+export interface LedgerSelection {
+  format: Format;
+  /** The plane root (Control Plane) or the root the session was ingested from. */
+  root: string | null;
+  ledger: string;
+  /** Every ledger name valid here (for messages and results). */
+  ledgers: string[];
+  session: SessionRow | null;
+  /** Entries must be limited to this session: Control Plane ledgers are shared by all sessions of a root. */
+  entrySessionId: string | null;
+  files: LedgerFile[];
+  fileIds: number[];
+}
+
+export interface ResolveOptions {
+  /**
+   * Ledger when none is named. `governance` (the seed's default of query_ledger): governance for
+   * Control Plane, the main ledger for other sessions. `main`: the session's main ledger (ho2m
+   * for Control Plane sessions), governance when there is no session.
+   */
+  defaultLedger: 'governance' | 'main';
+}
+
+function sameRoot(a: string, b: string): boolean {
+  const norm = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+  return norm(a) === norm(b) || resolve(a) === resolve(b);
+}
+
+/** The ingested plane root a call means: `root`, the session's, or the only one in the store. */
+export async function resolvePlaneRoot(
+  store: Store,
+  args: Pick<LedgerAddressArgs, 'root' | 'session_id'>,
+): Promise<{ root: string; session: SessionRow | null }> {
+  const roots = (await store.listRoots('control-plane')).map((r) => r.path);
+  let session: SessionRow | null = null;
+  if (args.session_id !== undefined) {
+    session = await store.getSession(args.session_id);
+    if (!session) throw SessionNotFound(args.session_id);
+    if (session.format !== 'control-plane' || !session.root) {
+      throw NoPlaneRoot(`session ${args.session_id} is a ${session.format} session, not a Control Plane one.`);
+    }
+    if (args.root !== undefined && !sameRoot(args.root, session.root)) {
+      throw InvalidArguments(`session ${session.id} belongs to the plane root ${session.root}, not ${args.root}; pass one of them.`);
+    }
+    return { root: session.root, session };
+  }
+  if (args.root !== undefined) {
+    const found = roots.find((r) => sameRoot(args.root!, r));
+    if (!found) throw NoPlaneRoot(`"${args.root}" is not an ingested plane root; known: ${roots.join(', ') || '(none)'}.`);
+    return { root: found, session: null };
+  }
+  if (roots.length === 0) throw NoPlaneRoot('none has been ingested (hindsight ingest PLANE_ROOT).');
+  if (roots.length > 1) throw AmbiguousRoot(roots);
+  return { root: roots[0]!, session: null };
+}
+
+const live = (files: { fileId: number; relPath: string; lines: number; superseded: boolean }[]): LedgerFile[] =>
+  files.filter((f) => !f.superseded).map((f) => ({ fileId: f.fileId, file: f.relPath, lines: f.lines }));
+
+function selection(base: Omit<LedgerSelection, 'fileIds'>): LedgerSelection {
+  return { ...base, fileIds: base.files.map((f) => f.fileId) };
+}
+
+/**
+ * Resolve `{ledger, root, session_id}` to the live files of one ledger.
+ *
+ * @example
+ * const sel = await resolveLedger(store, { ledger: 'ho2m' }, { defaultLedger: 'governance' });
+ * await store.ledgerEntries({ fileIds: sel.fileIds, sessionId: sel.entrySessionId ?? undefined, offset: 0, limit: 10 });
+ */
+export async function resolveLedger(store: Store, args: LedgerAddressArgs, options: ResolveOptions): Promise<LedgerSelection> {
+  const session = args.session_id !== undefined ? await store.getSession(args.session_id) : null;
+  if (args.session_id !== undefined && !session) throw SessionNotFound(args.session_id);
+
+  if (session && session.format !== 'control-plane') {
+    if (args.root !== undefined && session.root && !sameRoot(args.root, session.root)) {
+      throw InvalidArguments(`session ${session.id} was ingested from ${session.root}, not ${args.root}; pass one of them.`);
+    }
+    const ledgers = await store.sessionLedgers(session.id);
+    const names = ledgers.map((l) => l.ledger);
+    const main = session.mainLedger && names.includes(session.mainLedger) ? session.mainLedger : names[0];
+    const wanted = args.ledger ?? main;
+    const info = ledgers.find((l) => l.ledger === wanted);
+    if (wanted === undefined || !info) throw LedgerNotFound(args.ledger ?? '(main)', session.id, names);
+    return selection({ format: session.format, root: session.root, ledger: wanted, ledgers: names, session, entrySessionId: null, files: live(info.files) });
+  }
+
+  const ledger = args.ledger ?? (options.defaultLedger === 'main' && session ? (session.mainLedger ?? 'ho2m') : 'governance');
+  if (!(CP_LEDGERS as readonly string[]).includes(ledger)) throw UnknownLedger(ledger, CP_LEDGERS);
+  const { root } = await resolvePlaneRoot(store, args);
+  const info = (await store.rootLedgers(root)).find((l) => l.ledger === ledger);
+  return selection({
+    format: 'control-plane',
+    root,
+    ledger,
+    ledgers: [...CP_LEDGERS],
+    session,
+    entrySessionId: session?.id ?? null,
+    files: live(info?.files ?? []),
+  });
+}

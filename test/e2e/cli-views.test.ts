@@ -1,0 +1,82 @@
+// The built CLI's views for people — show, timeline, grep, ledger — end to end over the shared
+// fixtures, and the agent tool list an admin configuration consumes.
+
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, runCli, tempDir } from '../helpers.js';
+
+const db = join(tempDir('hs-views-'), 'h.db');
+const PARENT = '8463c716-a2ea-4c14-9efa-87158ebd9f20'; // the Claude Code session with sub-agent files
+const plane = join(FIXTURES, 'control-plane', 'normal');
+const ESC = '\u001b[';
+
+beforeAll(() => {
+  const res = runCli(['ingest', join(FIXTURES, 'claude-code'), plane, '--db', db]);
+  expect(res.status).toBe(0);
+});
+
+describe('hindsight views', () => {
+  it('show: the about paragraph, tokens and tools of a session; --json is the tool envelope', () => {
+    const text = runCli(['show', PARENT, '--db', db]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(`Session ${PARENT}`);
+    expect(text.stdout).toMatch(/Tokens: .* in, .* out/);
+    expect(text.stdout).toMatch(/Sub-agents \(\d+\)/);
+    const json = runCli(['show', PARENT, '--json', '--db', db]);
+    expect(json.status).toBe(0);
+    const body = JSON.parse(json.stdout) as { status: string; summary: { about: string } };
+    expect(body.status).toBe('ok');
+    expect(text.stdout).toContain(body.summary.about.slice(0, 60));
+  });
+
+  it('timeline: events in order with sub-agent rows marked, and a next-page hint', () => {
+    const res = runCli(['timeline', PARENT, '--limit', '400', '--db', db]);
+    expect(res.status).toBe(0);
+    expect(res.stdout.split('\n')[0]).toMatch(/^TIME \(UTC\)\s+LEDGER\s+EVENT/);
+    expect(res.stdout).toMatch(/agent-[\w-]+\*/);
+    expect(res.stdout).toMatch(/400 of \d+ events; next page: hindsight timeline .* --offset 400/);
+  });
+
+  it('grep: rg-style file:line:text from the stored evidence', () => {
+    const res = runCli(['grep', 'DEGRADATION', '--ledger', 'ho2m', '--root', plane, '--db', db]);
+    expect(res.status).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^HO2\/ledger\/ho2m\.jsonl:\d+:\{.*DEGRADATION/);
+    expect(lines.at(-1)).toMatch(/of \d+ matches in ho2m/);
+  });
+
+  it('ledger: entries of one type with their place in the file', () => {
+    const res = runCli(['ledger', '--ledger', 'ho2m', '--type', 'TURN_RECORDED', '--root', plane, '--limit', '3', '--db', db]);
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/HO2\/ledger\/ho2m\.jsonl:\d+\s+TURN_RECORDED/);
+    expect(res.stdout).toMatch(/3 of \d+ entries in ho2m; next page/);
+  });
+
+  it('plain text when not a terminal, colour when forced, none with --no-color', () => {
+    expect(runCli(['sessions', '--db', db]).stdout).not.toContain(ESC);
+    expect(runCli(['sessions', '--db', db], { FORCE_COLOR: '1' }).stdout).toContain(ESC);
+    expect(runCli(['sessions', '--no-color', '--db', db], { FORCE_COLOR: '1' }).stdout).not.toContain(ESC);
+  });
+
+  it('an unknown session is a one-sentence error and exit code 1; a missing argument is exit code 2', () => {
+    const res = runCli(['show', 'no-such-session', '--db', db]);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/no-such-session/);
+    expect(res.stdout).toBe('');
+    expect(runCli(['timeline', '--db', db]).status).toBe(2);
+    const bad = runCli(['grep', '(a)\\1', '--root', plane, '--db', db]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/backreference/i);
+  });
+
+  it('test_all_forensic_tools_in_config: the agent tool list has every forensic and admin tool with its schema', () => {
+    const res = runCli(['tools', '--json']);
+    const { tools } = JSON.parse(res.stdout) as { tools: { tool_id: string; parameters: { properties: Record<string, unknown> } }[] };
+    const ids = tools.map((t) => t.tool_id);
+    for (const id of ['list_sessions', 'session_overview', 'reconstruct_session', 'query_ledger_full', 'grep_jsonl', 'query_ledger', 'list_files', 'read_file']) {
+      expect(ids).toContain(id);
+    }
+    const queryLedger = tools.find((t) => t.tool_id === 'query_ledger')!;
+    expect(Object.keys(queryLedger.parameters.properties)).toEqual(expect.arrayContaining(['ledger', 'event_type', 'max_entries']));
+  });
+});
