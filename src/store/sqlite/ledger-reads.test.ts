@@ -40,6 +40,11 @@ describe('ledger reads', () => {
     const page = await store.ledgerEntries({ fileIds: fileIds.governance!, type: 'EXCHANGE', offset: 1, limit: 1 });
     expect(page.total).toBe(3);
     expect(page.entries.map((e) => e.lineNumber)).toEqual([2]);
+    // pages past the middle are read backwards from the end: same rows, same order
+    for (const [offset, limit] of [[3, 1], [3, 5], [2, 2], [1, 3]] as const) {
+      const back = await store.ledgerEntries({ fileIds: fileIds.governance!, offset, limit });
+      expect(back.entries.map((e) => e.lineNumber)).toEqual(all.entries.slice(offset, offset + limit).map((e) => e.lineNumber));
+    }
     const mine = await store.ledgerEntries({ fileIds: fileIds.governance!, sessionId: 'SES-A', offset: 0, limit: 10 });
     expect(mine.entries.map((e) => e.lineNumber)).toEqual([1, 4]);
     expect(await store.ledgerEventTypes(fileIds.governance!)).toEqual([

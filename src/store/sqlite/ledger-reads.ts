@@ -75,12 +75,17 @@ export function readLedgerEntries(db: Database.Database, q: LedgerEntryQuery): {
   }
   const where = conds.join(' AND ');
   const countSt = db.prepare(`SELECT count(DISTINCT e.line_number) AS n FROM events e WHERE ${where}`);
-  const pageSt = db
-    .prepare(
-      `SELECT e.line_number, e.type, s.id, e.ts_ms, e.ts_ns, min(e.part) FROM events e LEFT JOIN sessions s ON s.sid = e.sid
-       WHERE ${where} GROUP BY e.line_number ORDER BY e.line_number LIMIT @limit OFFSET @offset`,
-    )
-    .raw(true);
+  // Pages past the middle of a file are read backwards from its end: OFFSET walks the index, so a
+  // "last 10 entries" query costs 10 steps instead of the whole ledger.
+  const pageSql = (order: 'ASC' | 'DESC') =>
+    db
+      .prepare(
+        `SELECT e.line_number, e.type, s.id, e.ts_ms, e.ts_ns, min(e.part) FROM events e LEFT JOIN sessions s ON s.sid = e.sid
+         WHERE ${where} GROUP BY e.line_number ORDER BY e.line_number ${order} LIMIT @limit OFFSET @offset`,
+      )
+      .raw(true);
+  const forward = pageSql('ASC');
+  const backward = pageSql('DESC');
   const paths = relPaths(db, q.fileIds);
   const params = (fileId: number) => ({ fileId, ...(q.type !== undefined && { type: q.type }), ...(sid !== undefined && { sid }) });
   let total = 0;
@@ -94,7 +99,12 @@ export function readLedgerEntries(db: Database.Database, q: LedgerEntryQuery): {
       skip -= n;
       continue;
     }
-    for (const r of pageSt.all({ ...params(fileId), limit: q.limit - entries.length, offset: skip }) as unknown[][]) {
+    const want = Math.min(q.limit - entries.length, n - skip);
+    const rows =
+      skip > n / 2
+        ? (backward.all({ ...params(fileId), limit: want, offset: n - skip - want }) as unknown[][]).reverse()
+        : (forward.all({ ...params(fileId), limit: want, offset: skip }) as unknown[][]);
+    for (const r of rows) {
       entries.push({
         fileId,
         file: paths.get(fileId) ?? '',
@@ -125,15 +135,20 @@ export async function scanEvidence(
   visit: (block: EvidenceBlockView) => boolean | void,
 ): Promise<void> {
   const paths = relPaths(db, fileIds);
-  const blocks = db.prepare('SELECT first_line, first_offset, line_index, data FROM blocks WHERE file_id = ? ORDER BY first_line');
+  const blocks = db.prepare('SELECT first_line, first_offset, raw_bytes, line_index, data FROM blocks WHERE file_id = ? ORDER BY first_line');
   // Block rows are read up front per file (compressed, ~1/6 of the bytes): the statement must not
   // stay open across the awaits below while an ingest may be writing.
   for (const fileId of fileIds) {
-    const rows = blocks.all(fileId) as BlockRow[];
+    const rows = blocks.all(fileId) as (BlockRow & { raw_bytes: number })[];
     const pending: Promise<Buffer>[] = [];
     let next = 0;
     const fill = () => {
-      while (pending.length < SCAN_AHEAD && next < rows.length) pending.push(decompress(rows[next++]!.data));
+      while (pending.length < SCAN_AHEAD && next < rows.length) {
+        const row = rows[next++]!;
+        // One output chunk per block: the default 16 KiB chunks cost a thread-pool round trip each
+        // and made the async path twice as slow as decompressing on the main thread.
+        pending.push(decompress(row.data, { chunkSize: Math.max(64 * 1024, row.raw_bytes + 1) }));
+      }
     };
     fill();
     for (const row of rows) {
