@@ -164,7 +164,18 @@ export interface SessionRow {
 
 export interface LedgerInfo {
   ledger: string;
-  files: { fileId: number; relPath: string; path: string; lines: number; generation: number; superseded: boolean }[];
+  files: {
+    fileId: number;
+    relPath: string;
+    path: string;
+    lines: number;
+    generation: number;
+    superseded: boolean;
+    /** The source as last ingested: size, mtime and the offset after the last complete line. */
+    size: number;
+    mtimeMs: number;
+    offset: number;
+  }[];
 }
 
 export interface RawLineRow {

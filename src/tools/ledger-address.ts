@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { defineError, InvalidArguments, LedgerNotFound, SessionNotFound } from '../core/errors.js';
 import type { Format } from '../core/model.js';
-import type { SessionRow, Store } from '../store/store.js';
+import type { LedgerInfo, SessionRow, Store } from '../store/store.js';
 
 export const CP_LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
 
@@ -48,6 +48,11 @@ export interface LedgerFile {
   /** Path relative to the root, as rows report it. */
   file: string;
   lines: number;
+  /** The source file, and its size, mtime and complete-line offset when last ingested. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  offset: number;
 }
 
 export interface LedgerSelection {
@@ -106,8 +111,10 @@ export async function resolvePlaneRoot(
   return { root: roots[0]!, session: null };
 }
 
-const live = (files: { fileId: number; relPath: string; lines: number; superseded: boolean }[]): LedgerFile[] =>
-  files.filter((f) => !f.superseded).map((f) => ({ fileId: f.fileId, file: f.relPath, lines: f.lines }));
+const live = (files: LedgerInfo['files']): LedgerFile[] =>
+  files
+    .filter((f) => !f.superseded)
+    .map((f) => ({ fileId: f.fileId, file: f.relPath, lines: f.lines, path: f.path, size: f.size, mtimeMs: f.mtimeMs, offset: f.offset }));
 
 function selection(base: Omit<LedgerSelection, 'fileIds'>): LedgerSelection {
   return { ...base, fileIds: base.files.map((f) => f.fileId) };

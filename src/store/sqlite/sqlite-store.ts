@@ -46,6 +46,9 @@ interface LedgerFileRow {
   lines: number;
   generation: number;
   superseded: number;
+  size: number;
+  mtime_ms: number;
+  offset: number;
 }
 
 /** File rows (already in reading order) grouped by ledger. */
@@ -53,7 +56,17 @@ function groupLedgers(rows: LedgerFileRow[]): LedgerInfo[] {
   const byLedger = new Map<string, LedgerInfo>();
   for (const r of rows) {
     const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
-    info.files.push({ fileId: r.id, relPath: r.rel_path, path: r.path, lines: r.lines, generation: r.generation, superseded: r.superseded === 1 });
+    info.files.push({
+      fileId: r.id,
+      relPath: r.rel_path,
+      path: r.path,
+      lines: r.lines,
+      generation: r.generation,
+      superseded: r.superseded === 1,
+      size: r.size,
+      mtimeMs: r.mtime_ms,
+      offset: r.offset,
+    });
     byLedger.set(r.ledger, info);
   }
   return [...byLedger.values()];
@@ -132,7 +145,7 @@ export class SqliteStore implements Store {
     const rows = this.db
       .prepare(
         `WITH RECURSIVE tree(id) AS (SELECT @id UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
-         SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.ledger_rank FROM files f
+         SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.offset, f.ledger_rank FROM files f
          WHERE (f.session_id IN (SELECT id FROM tree))
             OR (f.session_id IS NULL AND f.root_id = @rootId AND @format = 'control-plane')
             OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = @sid)
@@ -154,7 +167,7 @@ export class SqliteStore implements Store {
   async rootLedgers(rootPath: string): Promise<LedgerInfo[]> {
     const rows = this.db
       .prepare(
-        `SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded FROM files f
+        `SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.offset FROM files f
          JOIN roots r ON r.id = f.root_id WHERE r.path = ? ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
       )
       .all(rootPath) as LedgerFileRow[];

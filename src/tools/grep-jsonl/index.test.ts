@@ -161,3 +161,25 @@ describe('grep_jsonl on a rotated, deleted plane root', () => {
     await s.close();
   });
 });
+
+describe('grep_jsonl reads an unchanged source directly, the evidence otherwise', () => {
+  it('gives the same answer from the source file as from the evidence, and falls back when the source changed', async () => {
+    const { utimesSync, writeFileSync, statSync } = await import('node:fs');
+    const root = copyFixture('control-plane/edge');
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [root]);
+    const args = { ledger: 'governance', pattern: '"decision": "(ERROR|DEBITED)"', limit: 500 };
+    const fromSource = await call(args, s);
+    expect(fromSource.count).toBeGreaterThan(10);
+    // Rewrite the active file with the same size but different bytes and a new mtime: grep must
+    // answer from the evidence (what was ingested), not from the changed file.
+    const active = join(root, 'HOT/ledger/governance.jsonl');
+    const before = statSync(active);
+    writeFileSync(active, readFileSync(active, 'utf8').replace(/"decision": "ERROR"/g, '"decision": "OTHER"'));
+    utimesSync(active, before.atime, new Date(before.mtimeMs + 5000));
+    expect(await call(args, s)).toEqual(fromSource);
+    rmSync(root, { recursive: true });
+    expect(await call(args, s)).toEqual(fromSource);
+    await s.close();
+  });
+});

@@ -10,6 +10,7 @@ import type { EvidenceBlockView, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { ledgerAddressArgs, resolveLedger, type LedgerSelection } from '../ledger-address.js';
 import { defineTool } from '../tool.js';
+import { scanLedgerFiles } from './source.js';
 import { requiredLiteral } from './pattern-facts.js';
 import { blockMatcher, matchBlock, matchLines, type BlockMatcher } from './scan.js';
 
@@ -80,7 +81,7 @@ async function grep(store: Store, sel: LedgerSelection, m: BlockMatcher, offset:
   const only = sel.entrySessionId !== null ? await sessionLines(store, sel, sel.entrySessionId) : null;
   let count = 0;
   const hits: Hit[] = [];
-  await store.scanEvidence(sel.fileIds, (block) => {
+  await scanLedgerFiles(store, sel.files, (block) => {
     const hit = (k: number) => {
       if (count++ < offset || hits.length >= limit) return;
       const l = block.lines[k]!;
@@ -104,7 +105,7 @@ export const grepJsonl = defineTool({
   name: 'grep_jsonl',
   title: 'Grep a ledger',
   description:
-    "Server-side regex search over one ledger's raw JSONL lines, from the stored evidence (works after the source files are deleted), across its rotated segments. Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). Not redacted: exact evidence.",
+    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the source files are deleted or rewritten; a source file still unchanged since ingest is read directly, which is faster and gives the same bytes). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). Not redacted: exact evidence.",
   input,
   output: z.object({
     status: z.literal('ok'),
