@@ -1,6 +1,10 @@
 // Every tool, defined once. Surfaces (CLI, MCP, HTTP, agent runtime) and docs loop over this.
 
 import { zodToJsonSchema } from 'zod-to-json-schema';
+import { analyzeEvents } from './analyze-events/index.js';
+import { exportSessionTool } from './export-session/index.js';
+import { getEvents } from './get-events/index.js';
+import { getSession } from './get-session/index.js';
 import { grepJsonl } from './grep-jsonl/index.js';
 import { listFiles } from './list-files/index.js';
 import { listSessions } from './list-sessions/index.js';
@@ -21,6 +25,10 @@ export const TOOLS: readonly AnyTool[] = [
   queryLedger,
   queryLedgerFull,
   grepJsonl,
+  getSession,
+  getEvents,
+  analyzeEvents,
+  exportSessionTool,
   rawLines,
   sources,
   verifyLedger,

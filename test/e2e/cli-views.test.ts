@@ -1,6 +1,7 @@
 // The built CLI's views for people — show, timeline, grep, ledger — end to end over the shared
 // fixtures, and the agent tool list an admin configuration consumes.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../helpers.js';
@@ -67,6 +68,22 @@ describe('hindsight views', () => {
     const bad = runCli(['grep', '(a)\\1', '--root', plane, '--db', db]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/backreference/i);
+  });
+
+  it('export: a replay file written whole, raw JSONL to stdout, and a clear error for an unknown session', () => {
+    const out = join(tempDir('hs-export-'), 'replay.jsonl');
+    const res = runCli(['export', PARENT, '--out', out, '--db', db]);
+    expect(res.status).toBe(0);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ v: 1, session: PARENT, format: 'claude-code' });
+    expect(lines.length).toBeGreaterThan(50);
+    const jsonl = runCli(['export', PARENT, '--format', 'jsonl', '--no-subagents', '--raw', '--db', db]);
+    expect(jsonl.status).toBe(0);
+    const source = readFileSync(join(FIXTURES, 'claude-code', 'projects', '-home-USER-projects-spotter-worktrees-spotter-fum', `${PARENT}.jsonl`), 'utf8');
+    expect(jsonl.stdout).toBe(source);
+    const missing = runCli(['export', 'no-such-session', '--out', join(tempDir('hs-export-'), 'x'), '--db', db]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/no-such-session/);
   });
 
   it('test_all_forensic_tools_in_config: the agent tool list has every forensic and admin tool with its schema', () => {

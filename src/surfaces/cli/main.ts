@@ -10,7 +10,9 @@ import { ingestPaths, type IngestSummary } from '../../ingest/ingest.js';
 import { openStore } from '../../store/open.js';
 import { describeTools, findTool, TOOLS } from '../../tools/registry.js';
 import { runTool } from '../../tools/tool.js';
+import { EXPORT_FORMATS, exportSession, type ExportFormat } from '../../tools/export-session/index.js';
 import { painter } from './colour.js';
+import { writeLines } from './write-lines.js';
 import { FRIENDLY, runFriendly } from './friendly.js';
 import { progressBar } from './progress.js';
 import { renderSessionDetail, renderSessionTable } from './render.js';
@@ -33,6 +35,8 @@ Usage:
       Regex search over a ledger's stored lines, with real file:line (grep_jsonl).
   hindsight ledger [--ledger L] [--type EVENT_TYPE] [--session ID] [--root PATH] [--limit N] [--offset N] [--json]
       Ledger entries with their metadata, oldest first (query_ledger_full).
+  hindsight export ID [--format replay|markdown|jsonl] [--out FILE] [--no-subagents] [--raw]
+      Write the session as a compact replay (default), a markdown transcript or its raw JSONL.
   hindsight tools [--json]
       List the tools (--json: names, descriptions and JSON schemas).
   hindsight tool NAME ['{"json": "args"}'] [--db FILE]
@@ -82,6 +86,8 @@ function parse(argv: string[]) {
       raw: { type: 'boolean', default: false },
       'ignore-case': { type: 'boolean', short: 'i', default: false },
       'no-color': { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'no-subagents': { type: 'boolean', default: false },
     },
   });
 }
@@ -130,7 +136,7 @@ async function run(argv: string[]): Promise<number> {
     out(USAGE);
     return command || values.help ? 0 : 2;
   }
-  if (values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format)) {
+  if (command !== 'export' && values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
   }
   switch (command) {
@@ -193,6 +199,23 @@ async function run(argv: string[]): Promise<number> {
         const children = await store.listSessions({ parentId: id, limit: 50, offset: 0 });
         const { defects } = await store.listDefects({ sessionId: id, limit: 20, offset: 0 });
         out(renderSessionDetail(session, ledgers, children.sessions, defects));
+        return 0;
+      });
+    }
+    case 'export': {
+      const [id] = rest;
+      if (!id) throw new UsageError('export needs a session ID (see hindsight sessions)');
+      const format = values.format ?? 'replay';
+      if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
+        throw new UsageError(`export --format must be one of ${EXPORT_FORMATS.join(', ')}; got "${format}"`);
+      }
+      return withStore(values.db, async (store) => {
+        const lines = exportSession(store, id, {
+          format: format as ExportFormat,
+          includeSubagents: !values['no-subagents'],
+          redact: !values.raw,
+        });
+        await writeLines(lines, values.out);
         return 0;
       });
     }

@@ -3,6 +3,7 @@
 // how the session ended. Format rules live here, kept small and named.
 
 import type { Format } from '../../core/model.js';
+import { toolLedger } from '../session-rules.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { SessionRow } from '../../store/store.js';
 import { cleanUserText } from './user-text.js';
@@ -59,18 +60,6 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 function isToolEvent(e: StoredEvent): boolean {
   // tool:error (Amplifier) is an error event that still names its tool and outcome.
   return e.kind === 'tool_call' || e.kind === 'tool_result' || (e.toolName !== null && e.toolStatus !== null);
-}
-
-/**
- * The ledger Amplifier tool calls are counted from. The transcript and events.jsonl both record
- * every call (with the same tool_call_id in the fixtures), so counting both would double them;
- * like the summariser, events.jsonl wins whenever the session has one (it has the outcomes).
- */
-function toolLedger(format: Format, session: SessionRow, events: readonly StoredEvent[]): string | null {
-  if (format !== 'amplifier') return null;
-  const fromSummary = str(session.attrs.toolCallLedger);
-  if (fromSummary) return fromSummary;
-  return events.some((e) => e.ledger === 'events') ? 'events' : 'transcript';
 }
 
 /**
@@ -205,7 +194,7 @@ export function sessionStats(session: SessionRow, events: readonly StoredEvent[]
   }
   return {
     ledgerEvents,
-    tools: tallyTools(events, toolLedger(format, session, events)),
+    tools: tallyTools(events, toolLedger(session, events)),
     workOrders: workOrders(events),
     qualityGates: gates,
     compactions,

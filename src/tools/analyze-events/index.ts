@@ -1,0 +1,80 @@
+// analyze_events: one session's events digested four ways — summary, errors, timeline (per user
+// turn) and usage — from the store alone, the same for every format.
+
+import { z } from 'zod';
+import { InvalidArguments } from '../../core/errors.js';
+import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
+import { resolveSession } from '../session-ref.js';
+import { defineTool } from '../tool.js';
+import { errorItem, problemEvents } from './errors.js';
+import { ownEvents } from './events.js';
+import { eventsSummary } from './summary.js';
+import { turnTimeline } from './timeline.js';
+import { usageReport } from './usage.js';
+
+const ANALYSES = ['summary', 'errors', 'timeline', 'usage'] as const;
+
+const input = z
+  .object({
+    session_id: z.string().min(1, 'session_id must not be empty').describe('Session id, or a unique prefix of one (at least 4 characters).'),
+    analysis_type: z.enum(ANALYSES).optional().describe('summary | errors | timeline | usage (see the description).'),
+    analysis: z.enum(ANALYSES).optional().describe('Same as analysis_type (either name is accepted).'),
+    limit: limitArg(100, 2000),
+    offset: offsetArg,
+    max_bytes: maxBytesArg(50_000),
+    redact: redactArg,
+  })
+  .strict();
+
+export const analyzeEvents = defineTool({
+  name: 'analyze_events',
+  title: 'Analyze session events',
+  description:
+    "Digest one session's own events (sub-agents are sessions of their own; usage also gives tokens_with_subagents). analysis_type summary: total_events, event_types and event_kinds counts, first_event, last_event, duration_ms, error and warning counts. errors: error and warning events in order, each with ts, event type, level, message (≤500 chars), code, and its evidence (ledger, file, line_number); paged. timeline: one row per user turn (Control Plane: per TURN_RECORDED; Claude Code and Amplifier: per user prompt) with turn_num, user_ts, assistant_ts (first) and assistant_last_ts, tool_calls, llm_calls and tokens (each LLM call once), plus events before the first turn or after the last recorded one; paged. usage: llm_requests (distinct calls), tokens by kind (equal to the session's own totals), tool calls by name, models; cost is null until prices are available. Accepts a unique id prefix.",
+  input,
+  output: z
+    .object({ status: z.literal('ok'), session_id: z.string(), analysis_type: z.enum(ANALYSES), ...pageShape })
+    .partial({ count: true, limit: true, offset: true, returned: true, has_more: true, next_offset: true })
+    .passthrough(),
+  async handler(args, { store }) {
+    if (args.analysis_type && args.analysis && args.analysis_type !== args.analysis) {
+      throw InvalidArguments(`analysis_type "${args.analysis_type}" and analysis "${args.analysis}" disagree; pass one of them.`);
+    }
+    const analysis = args.analysis_type ?? args.analysis;
+    if (!analysis) throw InvalidArguments(`analysis_type is required: one of ${ANALYSES.join(', ')}.`);
+    const session = await resolveSession(store, args.session_id);
+    const events = await ownEvents(store, session.id);
+    const head = { session_id: session.id, analysis_type: analysis };
+    switch (analysis) {
+      case 'summary':
+        return { ...head, ...eventsSummary(events) };
+      case 'usage':
+        return { ...head, ...usageReport(session, events) };
+      case 'errors': {
+        const problems = problemEvents(events);
+        const items = problems.slice(args.offset, args.offset + args.limit).map((p) => errorItem(p, args.redact));
+        const body = {
+          ...head,
+          error_count: problems.filter((p) => p.level === 'error').length,
+          warning_count: problems.filter((p) => p.level === 'warning').length,
+          ...page(problems.length, args.limit, args.offset, items.length),
+          errors: items,
+        };
+        return fitMaxBytes(body, 'errors', args.max_bytes);
+      }
+      case 'timeline': {
+        const t = turnTimeline(session, events);
+        const turns = t.turns.slice(args.offset, args.offset + args.limit);
+        const body = {
+          ...head,
+          turn_count: t.turns.length,
+          before_first_turn: t.before_first_turn,
+          after_last_turn: t.after_last_turn,
+          ...page(t.turns.length, args.limit, args.offset, turns.length),
+          turns,
+        };
+        return fitMaxBytes(body, 'turns', args.max_bytes);
+      }
+    }
+  },
+});

@@ -1,0 +1,44 @@
+// analysis 'usage': LLM requests (distinct usage keys), tokens by kind, tool calls by name and
+// models — the session's own, counted as its summary counts them. Cost waits for the price table.
+
+import type { StoredEvent } from '../../importers/importer.js';
+import type { SessionRow } from '../../store/store.js';
+import { tokensView } from '../session-view.js';
+import { toolLedger } from '../session-rules.js';
+import { chosenUsage, toolCalls } from './events.js';
+import { tokensOf } from './timeline.js';
+
+const SYNTHETIC = '<synthetic>';
+
+export function usageReport(session: SessionRow, events: readonly StoredEvent[]) {
+  const chosen = chosenUsage(session.format, events);
+  const tokens = tokensOf(chosen);
+  const byModel = new Map<string, StoredEvent[]>();
+  for (const e of chosen) {
+    const model = e.usage!.model ?? 'unknown';
+    const list = byModel.get(model);
+    if (list) list.push(e);
+    else byModel.set(model, [e]);
+  }
+  const models = [...byModel]
+    .filter(([m]) => m !== SYNTHETIC)
+    .map(([model, list]) => ({ model, requests: list.length, tokens: tokensOf(list) }))
+    .sort((a, b) => b.requests - a.requests || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  const calls = toolCalls(events, toolLedger(session, events));
+  const byName = new Map<string, number>();
+  for (const c of calls) byName.set(c.name, (byName.get(c.name) ?? 0) + 1);
+  return {
+    llm_requests: chosen.length,
+    total_input_tokens: tokens.input,
+    total_output_tokens: tokens.output,
+    total_cache_write_tokens: tokens.cache_write,
+    total_cache_read_tokens: tokens.cache_read,
+    tokens,
+    tokens_with_subagents: tokensView(session.tokensTotal),
+    tool_calls: calls.length,
+    tool_calls_by_name: Object.fromEntries([...byName].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))),
+    models,
+    cost: null,
+    cost_note: 'Cost is not computed yet: it needs the price table of the usage work (usage_report).',
+  };
+}

@@ -1,0 +1,146 @@
+// The compact replay format (seeds/session-replay-format.md): a header line, then one short
+// entry per thing that happened, sub-agents merged in time order, tool payloads summarised.
+// Streams the timeline a page at a time, so memory does not grow with the session.
+//
+// Entry fields: t (time, ISO UTC ms), r (role: user | assistant | system | agent | agent_result),
+// m (message text), cut (bytes of m left out past the limit), kind (why a user text is not a
+// human prompt: command, system-reminder, …), thinking, tool, args, tool_result, status
+// (success | error for tools; the agent's own status for agent_result), msg (a note or short
+// result text), agent, task, type (sub-agent type), size (bytes), count, exit, code, turn, wo.
+// Context lines: {"ctx":"agent"|"model"|"cwd"|"branch","v":…,"t":…}; ctx agent names the
+// session the following entries come from ("main" for the exported session), ctx model the
+// model that session's next responses use.
+//
+// Mapping per format:
+// - Claude Code: user text blocks → user m (Claude Code's own wrapper text keeps `kind`); assistant
+//   text → assistant m (API errors add status error); thinking → thinking: true; tool_use →
+//   tool + args; tool_result → tool_result + status + per-tool facts; Task / Agent calls → r agent
+//   (agent id from the result or progress lines, task = prompt) and r agent_result (status, size,
+//   msg = first 300 characters of the report); compaction, warnings, errors and system lines →
+//   system msg; cwd / gitBranch changes on message lines → ctx; the model of each response → ctx
+//   model. Progress mirrors, file-history snapshots, queue operations, turn timings and stop-hook
+//   notes are left out.
+// - Control Plane: TURN_RECORDED → user m (user_message, with turn) + assistant m (response);
+//   TOOL_CALL → tool + args (from metadata.arguments, else args_summary) + tool_result (status,
+//   size = result_bytes, msg = tool_error or result_summary); WO_DISPATCHED → r agent (agent = the
+//   work order, task = "wo_type → tier"); WO_COMPLETED / WO_FAILED → r agent_result; EXCHANGE →
+//   ctx model when the model changes (a failed exchange also a system msg); WO_PLANNED,
+//   WO_CHAIN_COMPLETE, WO_QUALITY_GATE, DEGRADATION, ESCALATION, BUDGET_WARNING, SESSION_START /
+//   END, INTENT_* and unknown types → system msg (its summary, with wo); DISPATCH, BUDGET_ALLOCATE,
+//   BUDGET_DEBIT, PROJECTION_SHADOW_COMPARE and LLM_CALL (EXCHANGE says the same) are left out.
+// - Amplifier: transcript user → user m (a persisted system reminder keeps kind system-reminder);
+//   assistant text → m; thinking → flag; tool_call → tool + args (task / delegate → r agent);
+//   tool message → tool_result (ToolResult decoded: returncode → exit, lists → count); from the
+//   events ledger only errors, warnings and compactions (system msg) and the model of each
+//   llm:response (ctx model); metadata.json gives the header's cwd only.
+
+import { keyToIso } from '../../core/time.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import type { SessionRow, Store } from '../../store/store.js';
+import { lineKey, loadLines } from '../reconstruct-session/evidence.js';
+import { amplifierMapper } from './replay-amplifier.js';
+import { claudeMapper } from './replay-claude.js';
+import { planeMapper } from './replay-plane.js';
+import type { FormatMapper, MapContext } from './replay-shared.js';
+import type { Obj } from './summarise-tool.js';
+
+export interface ReplayOptions {
+  includeSubagents: boolean;
+  /** Bytes of user text kept per message (the seed's 1 KB; markdown passes no limit). */
+  userTextLimit: number;
+}
+
+export const USER_TEXT_LIMIT = 1024;
+/** Events per timeline page: enough to amortise the store calls, small enough to stay flat. */
+const PAGE = 500;
+const SYNTHETIC = '<synthetic>';
+
+const MAPPERS: Record<SessionRow['format'], FormatMapper> = {
+  'claude-code': claudeMapper,
+  'control-plane': planeMapper,
+  amplifier: amplifierMapper,
+};
+
+/** Every event of the (merged) timeline, a page at a time. */
+export async function* timelineEvents(store: Store, id: string, descendants: boolean): AsyncGenerator<StoredEvent[]> {
+  for (let offset = 0; ; offset += PAGE) {
+    const { events } = await store.sessionTimeline(id, { offset, limit: PAGE, descendants });
+    if (events.length > 0) yield events;
+    if (events.length < PAGE) return;
+  }
+}
+
+/** Claude Code Task / Agent call id → sub-agent id, from results and progress lines (events only, no payloads). */
+async function agentsOfCalls(store: Store, session: SessionRow): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  if (session.format !== 'claude-code') return map;
+  for await (const events of timelineEvents(store, session.id, false)) {
+    for (const e of events) {
+      const agent = typeof e.attrs.agentId === 'string' ? e.attrs.agentId : e.ids.agent;
+      if (e.ids.toolCall !== undefined && agent !== undefined && !map.has(e.ids.toolCall)) map.set(e.ids.toolCall, agent);
+    }
+  }
+  return map;
+}
+
+/** The header line: who, where, when (fields the source does not say are left out). */
+export function replayHeader(session: SessionRow): Obj {
+  const branch = typeof session.attrs.gitBranch === 'string' ? session.attrs.gitBranch : undefined;
+  const header: Obj = { v: 1, session: session.id, format: session.format };
+  if (session.projectPath) header.cwd = session.projectPath;
+  if (branch) header.branch = branch;
+  if (session.startedAt) header.started = session.startedAt;
+  if (session.title) header.title = session.title;
+  return header;
+}
+
+/** How a sub-agent is named in ctx lines: its agent id under the exported session, else its session id. */
+function agentLabel(rootId: string, sessionId: string): string {
+  if (sessionId === rootId) return 'main';
+  return sessionId.startsWith(`${rootId}:`) ? sessionId.slice(rootId.length + 1) : sessionId;
+}
+
+/**
+ * The replay of a session as entries (header first), in timeline order.
+ *
+ * @example for await (const entry of replayEntries(store, session, { includeSubagents: true, userTextLimit: 1024 })) …
+ */
+export async function* replayEntries(store: Store, session: SessionRow, opts: ReplayOptions): AsyncGenerator<Obj> {
+  yield replayHeader(session);
+  const mapper = MAPPERS[session.format];
+  const cx: MapContext = {
+    userTextLimit: opts.userTextLimit,
+    agentOfCall: await agentsOfCalls(store, session),
+    sessionId: session.id,
+    places: new Map(),
+    start: {
+      cwd: session.projectPath ?? undefined,
+      branch: typeof session.attrs.gitBranch === 'string' ? session.attrs.gitBranch : undefined,
+    },
+  };
+  const models = new Map<string, string>();
+  let current = session.id;
+  for await (const events of timelineEvents(store, session.id, opts.includeSubagents)) {
+    const lines = await loadLines(store, events.filter((e) => mapper.needsLine(e)));
+    for (const e of events) {
+      const t = keyToIso(e.tsKey);
+      const stamp = t === null ? {} : { t };
+      const model = e.usage?.model;
+      const pending: Obj[] = [];
+      if (model && model !== SYNTHETIC && models.get(e.sessionId) !== model) {
+        models.set(e.sessionId, model);
+        pending.push({ ctx: 'model', v: model });
+      }
+      const line = lines.get(lineKey(e));
+      cx.sessionId = e.sessionId;
+      const mapped = mapper.map(e, line && 'obj' in line ? line.obj : undefined, cx);
+      if (mapped.length > 0 || pending.length > 0) {
+        if (e.sessionId !== current) {
+          current = e.sessionId;
+          pending.unshift({ ctx: 'agent', v: agentLabel(session.id, e.sessionId) });
+        }
+      }
+      for (const entry of [...pending, ...mapped]) yield 'ctx' in entry ? { ...entry, ...stamp } : { ...stamp, ...entry };
+    }
+  }
+}
