@@ -14,7 +14,9 @@ import { readFile } from './read-file/index.js';
 import { reconstructSession } from './reconstruct-session/index.js';
 import { sessionOverview } from './session-overview/index.js';
 import { rawLines } from './raw-lines/index.js';
+import { rewindSession } from './rewind-session/index.js';
 import { sources } from './sources/index.js';
+import { usageReport } from './usage-report/index.js';
 import { verifyLedger } from './verify-ledger/index.js';
 import type { AnyTool } from './tool.js';
 
@@ -29,6 +31,8 @@ export const TOOLS: readonly AnyTool[] = [
   getEvents,
   analyzeEvents,
   exportSessionTool,
+  usageReport,
+  rewindSession,
   rawLines,
   sources,
   verifyLedger,

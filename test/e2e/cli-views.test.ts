@@ -1,10 +1,10 @@
 // The built CLI's views for people — show, timeline, grep, ledger — end to end over the shared
 // fixtures, and the agent tool list an admin configuration consumes.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, runCli, tempDir } from '../helpers.js';
+import { copyFixture, FIXTURES, runCli, tempDir } from '../helpers.js';
 
 const db = join(tempDir('hs-views-'), 'h.db');
 const PARENT = '8463c716-a2ea-4c14-9efa-87158ebd9f20'; // the Claude Code session with sub-agent files
@@ -84,6 +84,44 @@ describe('hindsight views', () => {
     const missing = runCli(['export', 'no-such-session', '--out', join(tempDir('hs-export-'), 'x'), '--db', db]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no-such-session/);
+  });
+
+  it('usage: a ccusage-style table by session with totals, and the envelope with --json', () => {
+    const res = runCli(['usage', 'session', '--format', 'claude-code', '--db', db]);
+    expect(res.status).toBe(0);
+    expect(res.stdout.split('\n')[0]).toMatch(/^SESSION\s+CALLS\s+INPUT\s+OUTPUT/);
+    expect(res.stdout).toMatch(/^TOTAL\s+\d+/m);
+    const json = JSON.parse(runCli(['usage', 'session', '--format', 'claude-code', '--json', '--db', db]).stdout) as {
+      status: string;
+      rows: { session_id: string; tokens: { total: number } }[];
+    };
+    expect(json.status).toBe('ok');
+    expect(json.rows.map((r) => r.session_id)).toContain(PARENT);
+    expect(runCli(['usage', 'daily', '--since', '2026-13-01', '--db', db]).status).toBe(1);
+  });
+
+  it('rewind: a dry run by default, then --apply with a backup and the next step', () => {
+    const root = copyFixture('claude-code');
+    const id = '491e126e-1e71-469c-ade2-fcc8af567c74';
+    const file = join(root, 'projects', '-home-marco-projects-spotter', `${id}.jsonl`);
+    const past = new Date(Date.now() - 3600_000);
+    utimesSync(file, past, past); // not live: written an hour ago
+    const rdb = join(tempDir('hs-rewind-'), 'h.db');
+    expect(runCli(['ingest', root, '--db', rdb]).status).toBe(0);
+    const before = readFileSync(file);
+    const dry = runCli(['rewind', id, '--to-turn', '1', '--db', rdb]);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toMatch(/^Dry run/);
+    expect(dry.stdout).toMatch(/Turns \d+ → 1/);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    const applied = runCli(['rewind', id, '--to-turn', '1', '--apply', '--db', rdb]);
+    expect(applied.status).toBe(0);
+    expect(applied.stdout).toMatch(/^Rewound/);
+    expect(applied.stdout).toMatch(/Next: hindsight ingest/);
+    expect(readFileSync(file).length).toBeLessThan(before.length);
+    const backup = /backup: (\S+)/.exec(applied.stdout)![1]!;
+    expect(readFileSync(backup).equals(before)).toBe(true);
+    expect(runCli(['rewind', id, '--db', rdb]).status).toBe(1); // no target: the tool says which ones exist
   });
 
   it('test_all_forensic_tools_in_config: the agent tool list has every forensic and admin tool with its schema', () => {

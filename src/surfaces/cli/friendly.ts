@@ -7,7 +7,7 @@ import type { Store } from '../../store/store.js';
 import { findTool } from '../../tools/registry.js';
 import { runTool, type ToolResult } from '../../tools/tool.js';
 import type { Paint } from './colour.js';
-import { renderGrep, renderLedger, renderOverview, renderTimeline } from './render-tools.js';
+import { renderGrep, renderLedger, renderOverview, renderRewind, renderTimeline, renderUsage } from './render-tools.js';
 
 export interface FriendlyOptions {
   json: boolean;
@@ -20,6 +20,17 @@ export interface FriendlyOptions {
   full: boolean;
   ignoreCase: boolean;
   raw: boolean;
+  since?: string;
+  until?: string;
+  breakdown?: boolean;
+  mode?: string;
+  project?: string;
+  format?: string;
+  toTurn?: number;
+  toMessage?: number;
+  before?: string;
+  apply?: boolean;
+  force?: boolean;
 }
 
 interface FriendlyCommand {
@@ -68,6 +79,30 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
         max_bytes: 10_000_000,
       }),
     render: (r, paint, [pattern], o) => renderGrep(r, paint, highlighter(pattern!, o.ignoreCase)),
+  },
+  usage: {
+    tool: 'usage_report',
+    args: ([group], o) =>
+      defined({
+        group_by: group,
+        since: o.since,
+        until: o.until,
+        breakdown: o.breakdown || undefined,
+        mode: o.mode,
+        project: o.project,
+        format: o.format,
+        limit: o.limit ?? 100,
+        offset: o.offset,
+        max_bytes: 10_000_000,
+      }),
+    render: (r, paint) => renderUsage(r, paint),
+  },
+  rewind: {
+    tool: 'rewind_session',
+    needs: 'a session ID and one of --to-turn N, --to-message N, --before TIMESTAMP',
+    args: ([id], o) =>
+      defined({ session_id: id, to_turn: o.toTurn, to_message: o.toMessage, before: o.before, apply: o.apply || undefined, force: o.force || undefined }),
+    render: (r, paint) => renderRewind(r, paint),
   },
   ledger: {
     tool: 'query_ledger_full',

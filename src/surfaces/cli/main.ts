@@ -37,6 +37,12 @@ Usage:
       Ledger entries with their metadata, oldest first (query_ledger_full).
   hindsight export ID [--format replay|markdown|jsonl] [--out FILE] [--no-subagents] [--raw]
       Write the session as a compact replay (default), a markdown transcript or its raw JSONL.
+  hindsight usage [daily|weekly|monthly|session|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
+      [--breakdown] [--mode calculate|display|auto] [--project P] [--format F] [--json]
+      Tokens and cost by day, week, month, session or project; each LLM call counted once (usage_report).
+  hindsight rewind ID (--to-turn N | --to-message N | --before TIMESTAMP) [--apply] [--force] [--json]
+      Cut a Claude Code or Amplifier session back so the agent can resume there. A dry run unless
+      --apply; backups first; refuses live sessions (written in the last 60 s) unless --force.
   hindsight tools [--json]
       List the tools (--json: names, descriptions and JSON schemas).
   hindsight tool NAME ['{"json": "args"}'] [--db FILE]
@@ -87,6 +93,16 @@ function parse(argv: string[]) {
       'ignore-case': { type: 'boolean', short: 'i', default: false },
       'no-color': { type: 'boolean', default: false },
       out: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      breakdown: { type: 'boolean', default: false },
+      mode: { type: 'string' },
+      project: { type: 'string' },
+      'to-turn': { type: 'string' },
+      'to-message': { type: 'string' },
+      before: { type: 'string' },
+      apply: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
       'no-subagents': { type: 'boolean', default: false },
     },
   });
@@ -234,6 +250,17 @@ async function run(argv: string[]): Promise<number> {
         full: values.full,
         ignoreCase: values['ignore-case'],
         raw: values.raw,
+        since: values.since,
+        until: values.until,
+        breakdown: values.breakdown,
+        mode: values.mode,
+        project: values.project,
+        format: values.format,
+        toTurn: intOption(values['to-turn'], 'to-turn'),
+        toMessage: intOption(values['to-message'], 'to-message'),
+        before: values.before,
+        apply: values.apply,
+        force: values.force,
       };
       return withStore(values.db, async (store) => {
         const res = await runFriendly(command, rest, options, store, painter(process.stdout, process.env, values['no-color']));

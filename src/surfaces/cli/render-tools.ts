@@ -139,3 +139,64 @@ export function renderLedger(r: Obj, paint: Paint): string {
     paint,
   )}\n${more(r, `entries in ${r.source}`, 'hindsight ledger …')}`;
 }
+
+function usd(v: number | null | undefined, partial: boolean): string {
+  if (v === null || v === undefined) return 'unpriced';
+  return `$${v.toFixed(2)}${partial ? '*' : ''}`;
+}
+
+/** ccusage-style usage table: one row per day / week / month / session / project, then totals. */
+export function renderUsage(r: Obj, paint: Paint): string {
+  const rows = (r.rows ?? []) as Obj[];
+  if (!rows.length) return 'No LLM calls in this range.';
+  const line = (key: string, x: Obj) => [
+    key,
+    String(x.calls ?? ''),
+    count(x.tokens.input),
+    count(x.tokens.output),
+    count(x.tokens.cache_write),
+    count(x.tokens.cache_read),
+    count(x.tokens.total),
+    usd(x.cost_usd, x.partial),
+    (x.models ?? []).join(', '),
+  ];
+  const body = rows.map((x) => line(x.key, x));
+  const t: Obj = r.totals ?? {};
+  body.push(line('TOTAL', t));
+  const out = table(
+    [
+      { head: String(r.group_by ?? 'KEY').toUpperCase() },
+      { head: 'CALLS' },
+      { head: 'INPUT' },
+      { head: 'OUTPUT' },
+      { head: 'CACHE WRITE' },
+      { head: 'CACHE READ' },
+      { head: 'TOTAL' },
+      { head: 'COST', style: (v) => (v === 'unpriced' || v.endsWith('*') ? 'yellow' : undefined) },
+      { head: 'MODELS' },
+    ],
+    body,
+    paint,
+  );
+  const notes: string[] = [];
+  if ((t.unpriced_models ?? []).length) notes.push(`* partial cost: no price for ${t.unpriced_models.join(', ')} (never counted as $0)`);
+  if (r.prices_as_of) notes.push(paint('dim', `prices as of ${r.prices_as_of}`));
+  if (r.has_more) notes.push(`${r.returned} of ${r.count} rows; next page: --offset ${r.next_offset}`);
+  return [out, ...notes].join('\n');
+}
+
+/** What a rewind would remove (dry run) or did (with --apply), and what to run next. */
+export function renderRewind(r: Obj, paint: Paint): string {
+  const t: Obj = r.target ?? {};
+  const removed: Obj = r.removed ?? {};
+  const lines = [
+    `${paint('bold', r.applied ? 'Rewound' : 'Dry run — nothing changed (add --apply)')}: session ${r.session_id} (${r.format})`,
+    `Cut before ${t.file ?? '?'}:${t.line_number ?? '?'}${t.timestamp ? ` (${time(t.timestamp)})` : ''}${t.adjusted ? ', moved to a message boundary' : ''}${t.moved_before_tool_calls ? ', moved before an unanswered tool call' : ''}`,
+    `Turns ${r.turn_count_before} → ${r.turn_count_after}; removes ${removed.messages ?? 0} messages, ${removed.events ?? 0} events, ${removed.tool_calls ?? 0} tool calls`,
+  ];
+  for (const f of (r.files ?? []) as Obj[]) lines.push(`  ${f.path}: ${f.lines_before} → ${f.lines_after} lines, ${f.bytes_before} → ${f.bytes_after} bytes`);
+  for (const w of (r.warnings ?? []) as string[]) lines.push(paint('yellow', `  warning: ${w}`));
+  for (const b of (r.backups ?? []) as (string | Obj)[]) lines.push(`  backup: ${typeof b === 'string' ? b : (b.backup ?? b.path ?? JSON.stringify(b))}`);
+  if (r.next) lines.push(`Next: ${r.next}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,104 @@
+// Carry out a rewind plan: check that every file is still what the store ingested and not being
+// written, copy each to `<file>.bak-pre-rewind-<YYYYMMDDTHHMMSSZ>` (exact bytes), truncate it at
+// the cut line's byte offset, and record the rewind as an `info` finding. The ingest lock is held
+// throughout, so no ingest reads a half-rewound session.
+
+import { constants, copyFileSync, closeSync, openSync, readSync, statSync, truncateSync, type Stats } from 'node:fs';
+import { basename } from 'node:path';
+import type { Store } from '../../store/store.js';
+import { SessionLive, SourceChanged } from './plan-types.js';
+import type { PlannedFile, RewindPlan } from './plan.js';
+
+/** A file written this recently is probably still being written by a running agent. */
+export const LIVE_WINDOW_MS = 60_000;
+
+export interface ApplyOutcome {
+  backups: { file: string; path: string; backup: string; bytes: number }[];
+  recorded: boolean;
+}
+
+/** `20260210T220314Z`: sortable, and matched by the importers' `.bak-pre-rewind-<ts>` rule. */
+export function backupStamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+function readAt(path: string, offset: number, length: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const n = readSync(fd, buf, 0, length, offset);
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function checkUnchanged(store: Store, c: PlannedFile, root: string): Promise<Stats> {
+  let stat: Stats;
+  try {
+    stat = statSync(c.file.path);
+  } catch {
+    throw SourceChanged(c.file.relPath, 'it is no longer there', root);
+  }
+  if (stat.size !== c.file.size) throw SourceChanged(c.file.relPath, `size ${stat.size} bytes, ${c.file.size} at ingest`, root);
+  if (stat.mtimeMs !== c.file.mtimeMs) {
+    throw SourceChanged(c.file.relPath, `modified ${new Date(stat.mtimeMs).toISOString()}, after the ingest`, root);
+  }
+  // Same size and mtime, and the cut line still holds the stored bytes: the offset is right.
+  const [stored] = await store.evidenceLines([{ fileId: c.file.fileId, lineNumber: c.cutLine }]);
+  if (!stored || !readAt(c.file.path, c.bytesAfter, stored.raw.length).equals(stored.raw)) {
+    throw SourceChanged(c.file.relPath, `line ${c.cutLine} no longer holds the stored bytes`, root);
+  }
+  return stat;
+}
+
+function writeBackup(path: string, stamp: string): string {
+  for (let i = 1; ; i++) {
+    const backup = `${path}.bak-pre-rewind-${stamp}${i === 1 ? '' : `-${i}`}`;
+    try {
+      copyFileSync(path, backup, constants.COPYFILE_EXCL);
+      return backup;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || i >= 99) throw err;
+    }
+  }
+}
+
+export async function applyRewind(store: Store, plan: RewindPlan, options: { force: boolean; now: number }): Promise<ApplyOutcome> {
+  const { session, changes } = plan;
+  const root = session.root ?? '<root>';
+  const writer = await store.beginIngest();
+  try {
+    const stats: Stats[] = [];
+    for (const c of changes) stats.push(await checkUnchanged(store, c, root));
+    const live = changes.filter((_, i) => options.now - stats[i]!.mtimeMs < LIVE_WINDOW_MS).map((c) => c.file.relPath);
+    if (live.length > 0 && !options.force) throw SessionLive(live);
+
+    const stamp = backupStamp(options.now);
+    const backups: ApplyOutcome['backups'] = [];
+    for (const [i, c] of changes.entries()) {
+      const backup = writeBackup(c.file.path, stamp);
+      const copied = statSync(backup).size;
+      if (copied !== stats[i]!.size) throw new Error(`backup ${backup} has ${copied} bytes, expected ${stats[i]!.size}; nothing was truncated`);
+      backups.push({ file: c.file.relPath, path: c.file.path, backup, bytes: copied });
+    }
+    for (const c of changes) truncateSync(c.file.path, c.bytesAfter);
+
+    if (session.root === null) return { backups, recorded: false };
+    const rootId = await writer.rootId(session.root, session.format);
+    await writer.addDefects(
+      rootId,
+      changes.map((c, i) => ({
+        severity: 'info' as const,
+        kind: 'rewind',
+        file: c.file.relPath,
+        line: c.cutLine,
+        message: `rewound by rewind_session (${plan.body.target.kind} ${plan.body.target.requested}): lines ${c.cutLine}–${c.file.lines} removed (${c.file.size - c.bytesAfter} bytes), backup ${basename(backups[i]!.backup)}; the removed lines stay in the store as generation ${c.file.generation}`,
+        sessionId: session.id,
+      })),
+    );
+    return { backups, recorded: true };
+  } finally {
+    await writer.release();
+  }
+}

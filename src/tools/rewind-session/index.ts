@@ -1,0 +1,97 @@
+// rewind_session: cut a session's own files back to a turn, a message or a time so the agent can
+// resume from there. Dry run by default; apply writes backups first, then truncates. Claude Code
+// and Amplifier only: Control Plane ledgers are append-only and hash-chained.
+
+import { z } from 'zod';
+import { InvalidArguments } from '../../core/errors.js';
+import { defineTool } from '../tool.js';
+import { applyRewind } from './apply.js';
+import type { Target } from './cut.js';
+import { planRewind } from './plan.js';
+
+const position = (name: string) =>
+  z
+    .number({ invalid_type_error: `${name} must be a whole number of 1 or more` })
+    .int(`${name} must be a whole number of 1 or more`)
+    .optional();
+
+const input = z
+  .object({
+    session_id: z.string().min(1).describe('The session to rewind (see list_sessions).'),
+    to_turn: position('to_turn').describe('Keep turns 1..N: cut before the user prompt that starts turn N+1.'),
+    to_message: position('to_message').describe(
+      'Keep the first N messages. A message is a user prompt or an assistant response (Claude Code: the lines of one API response count once); tool results go with their call.',
+    ),
+    before: z.string().min(1).optional().describe('ISO-8601 time: cut before the first line at or after it.'),
+    apply: z.boolean().default(false).describe('Actually rewrite the files (default: dry run, nothing changes).'),
+    force: z.boolean().default(false).describe('Apply even when a file changed in the last 60 seconds (probably a running session).'),
+  })
+  .strict();
+
+const fileShape = z.object({
+  ledger: z.string(),
+  file: z.string(),
+  path: z.string(),
+  lines_before: z.number().int(),
+  lines_after: z.number().int(),
+  bytes_before: z.number().int(),
+  bytes_after: z.number().int(),
+});
+
+function targetOf(args: z.infer<typeof input>): Target {
+  const given = [args.to_turn !== undefined, args.to_message !== undefined, args.before !== undefined].filter(Boolean).length;
+  if (given !== 1) throw InvalidArguments(`pass exactly one of to_turn, to_message or before (got ${given}).`);
+  if (args.to_turn !== undefined) return { kind: 'turn', n: args.to_turn };
+  if (args.to_message !== undefined) return { kind: 'message', n: args.to_message };
+  return { kind: 'time', at: args.before! };
+}
+
+export const rewindSession = defineTool({
+  name: 'rewind_session',
+  title: 'Rewind a session',
+  description:
+    "Cut a Claude Code or Amplifier session back to a turn (to_turn), a message (to_message) or a time (before) so the agent can resume from there. Dry run by default: returns the resolved cut (file and line), each file's lines and bytes before and after, what would be removed (messages, events, tool calls) and the turn count before and after. The cut never separates a tool call from its result (it moves before the call). With apply: true it refuses files changed since the last ingest or in the last 60 seconds (unless force), writes `<file>.bak-pre-rewind-<timestamp>` backups, truncates, and records the rewind; re-ingest afterwards (the store keeps the removed lines as an earlier generation). Control Plane sessions are refused (REWIND_REFUSED): their ledgers are hash-chained.",
+  input,
+  output: z.object({
+    status: z.literal('ok'),
+    session_id: z.string(),
+    format: z.string(),
+    target: z.object({
+      kind: z.enum(['turn', 'message', 'time']),
+      requested: z.union([z.number(), z.string()]),
+      ledger: z.string(),
+      file: z.string(),
+      line_number: z.number().int(),
+      timestamp: z.string().nullable(),
+      adjusted: z.boolean(),
+      moved_before_tool_calls: z.array(z.string()),
+    }),
+    files: z.array(fileShape),
+    removed: z.object({ messages: z.number().int(), events: z.number().int(), tool_calls: z.number().int() }),
+    nothing_to_remove: z.boolean(),
+    turn_count_before: z.number().int(),
+    turn_count_after: z.number().int(),
+    message_count_before: z.number().int(),
+    message_count_after: z.number().int(),
+    subagents_left_in_place: z.array(z.object({ session_id: z.string(), kind: z.string(), files: z.array(z.string()) })),
+    metadata: z.object({ file: z.string(), turn_count: z.number().nullable(), stale: z.boolean() }).nullable(),
+    warnings: z.array(z.string()),
+    applied: z.boolean(),
+    backups: z.array(z.object({ file: z.string(), path: z.string(), backup: z.string(), bytes: z.number().int() })).optional(),
+    recorded: z.boolean().optional(),
+    next: z.string().optional(),
+  }),
+  async handler(args, { store }) {
+    const target = targetOf(args);
+    const plan = await planRewind(store, args.session_id, target);
+    if (!args.apply || plan.changes.length === 0) return { ...plan.body, applied: false };
+    const outcome = await applyRewind(store, plan, { force: args.force, now: Date.now() });
+    return {
+      ...plan.body,
+      applied: true,
+      backups: outcome.backups,
+      recorded: outcome.recorded,
+      next: `hindsight ingest ${plan.session.root ?? '<root>'}`,
+    };
+  },
+});

@@ -1,0 +1,176 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFixture, FIXTURES, tempDir } from '../../../test/helpers.js';
+import { ingestPaths } from '../../ingest/ingest.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import type { Store } from '../../store/store.js';
+import { loadUsageCalls } from '../../usage/calls.js';
+import { runTool } from '../tool.js';
+import { usageReport } from './index.js';
+
+interface Ccusage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  totalTokens: number;
+  modelsUsed: string[];
+}
+const expected = JSON.parse(readFileSync(join(FIXTURES, 'claude-code', 'expected.json'), 'utf8')) as {
+  sessions: Record<string, { project_folder: string; ccusage20: Ccusage }>;
+};
+
+let cc: SqliteStore;
+let amp: SqliteStore;
+const run = (store: Store, args: unknown) => runTool(usageReport, args, { store }) as Promise<Record<string, any>>;
+
+beforeAll(async () => {
+  cc = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+  await ingestPaths(cc, [copyFixture('claude-code')]);
+  amp = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+  await ingestPaths(amp, [copyFixture('amplifier/edge')]);
+}, 60_000);
+
+describe('usage_report on the real Claude Code transcripts', () => {
+  it('per-session token totals equal ccusage 20 (session --json --offline, sub-agents folded in)', async () => {
+    const r = await run(cc, { group_by: 'session' });
+    expect(r.status).toBe('ok');
+    const got = Object.fromEntries(
+      r.rows.map((row: any) => [
+        row.key,
+        {
+          inputTokens: row.tokens.input,
+          outputTokens: row.tokens.output,
+          cacheCreationTokens: row.tokens.cache_write,
+          cacheReadTokens: row.tokens.cache_read,
+          totalTokens: row.tokens.total,
+          modelsUsed: row.models,
+        },
+      ]),
+    );
+    const want = Object.fromEntries(Object.entries(expected.sessions).map(([id, s]) => [id, { ...s.ccusage20, modelsUsed: [...s.ccusage20.modelsUsed].sort() }]));
+    expect(got).toEqual(want);
+  });
+
+  it('lists the sub-agents of 8463c716 separately, and they sum with its own calls to the row', async () => {
+    const r = await run(cc, { group_by: 'session' });
+    const row = r.rows.find((x: any) => x.key === '8463c716-a2ea-4c14-9efa-87158ebd9f20');
+    expect(row.subagents.map((s: any) => s.session_id).sort()).toEqual([
+      '8463c716-a2ea-4c14-9efa-87158ebd9f20:a7be2f0',
+      '8463c716-a2ea-4c14-9efa-87158ebd9f20:acompact-f46190',
+    ]);
+    const own = await cc.getSession('8463c716-a2ea-4c14-9efa-87158ebd9f20');
+    const subTotal = row.subagents.reduce((n: number, s: any) => n + s.tokens.total, 0);
+    const t = own!.tokensOwn;
+    expect(t.input + t.output + t.cacheWrite + t.cacheRead + subTotal).toBe(row.tokens.total);
+  });
+
+  it('project rows add up the sessions of each slug folder', async () => {
+    const r = await run(cc, { group_by: 'project' });
+    const byProject = new Map<string, number>();
+    for (const s of Object.values(expected.sessions)) byProject.set(s.project_folder, (byProject.get(s.project_folder) ?? 0) + s.ccusage20.totalTokens);
+    expect(r.rows.map((x: any) => [x.key, x.tokens.total])).toEqual([...byProject.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+  });
+
+  it('daily and monthly rows partition the totals; since/until narrow them inclusively', async () => {
+    const daily = await run(cc, { group_by: 'daily' });
+    const monthly = await run(cc, { group_by: 'monthly' });
+    const all = Object.values(expected.sessions).reduce((n, s) => n + s.ccusage20.totalTokens, 0);
+    expect(daily.totals.tokens.total).toBe(all);
+    expect(daily.rows.reduce((n: number, x: any) => n + x.tokens.total, 0)).toBe(all);
+    expect(monthly.rows.reduce((n: number, x: any) => n + x.tokens.total, 0)).toBe(all);
+    expect(monthly.rows.every((x: any) => /^\d{4}-\d{2}$/.test(x.key))).toBe(true);
+    const first = daily.rows[0].key as string;
+    const one = await run(cc, { group_by: 'daily', since: first, until: first });
+    expect(one.rows.map((x: any) => x.key)).toEqual([first]);
+    expect(one.totals.tokens).toEqual(daily.rows[0].tokens);
+    expect((await run(cc, { group_by: 'session', since: '2099-01-01' })).rows).toEqual([]);
+  });
+
+  it('prices every Claude model of the transcripts (not partial) and states the table date', async () => {
+    const r = await run(cc, { group_by: 'session', breakdown: true });
+    expect(r.totals.unpriced_models).toEqual([]);
+    expect(r.totals.partial).toBe(false);
+    expect(r.totals.cost_usd).toBeGreaterThan(0);
+    expect(r.prices_as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const row = r.rows.find((x: any) => x.key === '8463c716-a2ea-4c14-9efa-87158ebd9f20');
+    expect(row.model_breakdowns.map((m: any) => m.model)).toEqual(['claude-haiku-4-5-20251001', 'claude-opus-4-6']);
+    const sum = row.model_breakdowns.reduce((n: number, m: any) => n + m.cost_usd, 0);
+    expect(sum).toBeCloseTo(row.cost_usd, 8);
+  });
+
+  it('display mode: Claude Code logs record no cost, so costs are null and partial, never $0', async () => {
+    const r = await run(cc, { group_by: 'session', mode: 'display' });
+    expect(r.totals.cost_usd).toBeNull();
+    expect(r.totals.partial).toBe(true);
+    expect(r.rows.every((x: any) => x.cost_usd === null)).toBe(true);
+  });
+
+  it('reads the same calls through any Store (the generic path equals the SQL scan)', async () => {
+    const a = (await loadUsageCalls(cc)).map((c) => JSON.stringify(c)).sort();
+    const b = (await loadUsageCalls(bind(cc) as unknown as Store)).map((c) => JSON.stringify(c)).sort();
+    // One entry per LLM call: as many as the sessions' stored llm_calls.
+    expect(a.length).toBe((cc.db.prepare('SELECT sum(llm_calls) AS n FROM sessions').get() as { n: number }).n);
+    expect(b).toEqual(a);
+  });
+
+  it('is deterministic: the same call twice gives byte-identical JSON', async () => {
+    for (const group_by of ['daily', 'weekly', 'monthly', 'session', 'project']) {
+      const a = JSON.stringify(await run(cc, { group_by, breakdown: true }));
+      expect(JSON.stringify(await run(cc, { group_by, breakdown: true }))).toBe(a);
+    }
+  });
+});
+
+/** A plain object with the store's methods: a Store that is not a SqliteStore. */
+function bind(store: SqliteStore): Record<string, unknown> {
+  return {
+    listSessions: store.listSessions.bind(store),
+    sessionTimeline: store.sessionTimeline.bind(store),
+  };
+}
+
+describe('usage_report on Amplifier (recorded costs)', () => {
+  it('display mode returns the cost_usd the log recorded for each call', async () => {
+    const id = '9ccf8a61-4afd-4897-aae7-b1ded3680aff';
+    const dir = join(FIXTURES, 'amplifier/edge/projects/-home-dev-amplifier-sandbox/sessions', id);
+    expect(readdirSync(dir)).toContain('events.jsonl');
+    const recorded = readFileSync(join(dir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"llm:response"'))
+      .reduce((n, l) => n + Number((JSON.parse(l) as { data: { usage: { cost_usd: string } } }).data.usage.cost_usd), 0);
+    const r = await run(amp, { group_by: 'session', mode: 'display' });
+    const row = r.rows.find((x: any) => x.key === id);
+    expect(row.partial).toBe(false);
+    expect(row.cost_usd).toBeCloseTo(recorded, 9);
+    const calc = (await run(amp, { group_by: 'session', mode: 'calculate' })).rows.find((x: any) => x.key === id);
+    expect(calc.cost_usd).toBeGreaterThan(0);
+  });
+});
+
+describe('usage_report arguments', () => {
+  it.each([
+    [{ since: '2026-02-30' }, /since must be a calendar date YYYY-MM-DD/],
+    [{ until: 'last week' }, /until must be a calendar date/],
+    [{ since: '2026-03-02', until: '2026-03-01' }, /is after until/],
+    [{ group_by: 'hourly' }, /group_by/],
+    [{ mode: 'guess' }, /mode/],
+    [{ limit: 0 }, /limit must be from 1 to 500/],
+    [{ surprise: true }, /surprise|Unrecognized/],
+  ])('%j → INVALID_ARGUMENTS with a clear message', async (args, message) => {
+    const r = await run(cc, args);
+    expect(r).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+    expect(r.error).toMatch(message);
+  });
+
+  it('pages rows with limit/offset and cuts to max_bytes, totals always whole', async () => {
+    const all = await run(cc, { group_by: 'session' });
+    const p = await run(cc, { group_by: 'session', limit: 2, offset: 1 });
+    expect(p).toMatchObject({ count: all.count, returned: 2, has_more: true, next_offset: 3 });
+    expect(p.rows.map((x: any) => x.key)).toEqual(all.rows.slice(1, 3).map((x: any) => x.key));
+    expect(p.totals).toEqual(all.totals);
+    const tiny = await run(cc, { group_by: 'session', max_bytes: 100 });
+    expect(tiny).toMatchObject({ status: 'ok', truncated: true, returned: 0 });
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { callCost, priceCall, type CallTokens } from './cost.js';
+import { findPrice, type ModelPrice } from './pricing.js';
+
+const tokens = (t: Partial<CallTokens>): CallTokens => ({ input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, ...t });
+
+describe('cost of one call', () => {
+  it('prices a known model exactly (hand-computed, each token kind at its own rate)', () => {
+    // Sonnet 4.5: input 3, output 15, 5m write 3.75, 1h write 6, read 0.30 $/MTok.
+    // 1000×3 + 500×15 + 1600×3.75 + 400×6 + 10000×0.30 = 3000 + 7500 + 6000 + 2400 + 3000 = 21900 µ$
+    const t = tokens({ input: 1000, output: 500, cacheWrite: 2000, cacheWrite1h: 400, cacheRead: 10_000 });
+    expect(callCost('claude-sonnet-4-5-20250929', t, null, 'calculate')).toEqual({ usd: expect.closeTo(0.0219, 12), source: 'calculated' });
+    // Haiku 4.5: 1, 5, 1.25, 2, 0.10 → 1000 + 2500 + 2000 + 800 + 1000 = 7300 µ$
+    expect(callCost('claude-haiku-4-5-20251001', t, null, 'calculate').usd).toBeCloseTo(0.0073, 12);
+    // Opus 4.1 at the old $15/$75: 15000 + 37500 + 30000 + 12000 + 15000 = 109500 µ$
+    expect(callCost('claude-opus-4-1-20250805', t, null, 'calculate').usd).toBeCloseTo(0.1095, 12);
+  });
+
+  it('bills the whole call at the long-context rates when its prompt exceeds 200k tokens', () => {
+    const sonnet = findPrice('claude-sonnet-4-5')!;
+    // Prompt exactly 200,000 → standard: 140000×3 + 60000×0.30 + 1000×15 = 453000 µ$
+    expect(priceCall(tokens({ input: 140_000, cacheRead: 60_000, output: 1000 }), sonnet)).toBeCloseTo(0.453, 12);
+    // Prompt 210,000 → every token at 6 / 0.60 / 22.50: 900000 + 36000 + 22500 = 958500 µ$
+    expect(priceCall(tokens({ input: 150_000, cacheRead: 60_000, output: 1000 }), sonnet)).toBeCloseTo(0.9585, 12);
+    // Cache writes count toward the prompt: 100k input + 101k 5m writes → 600000 + 757500 = 1357500 µ$
+    expect(priceCall(tokens({ input: 100_000, cacheWrite: 101_000 }), sonnet)).toBeCloseTo(1.3575, 12);
+    // Opus 4.6 above 200k: 10 input / 37.50 output
+    expect(priceCall(tokens({ input: 250_000, output: 2000 }), findPrice('claude-opus-4-6')!)).toBeCloseTo(2.575, 12);
+    // A model without a long-context tier keeps its rate: Haiku 4.5 at 250k input = 0.25
+    expect(priceCall(tokens({ input: 250_000 }), findPrice('claude-haiku-4-5')!)).toBeCloseTo(0.25, 12);
+  });
+
+  it('fills missing cache prices by the rule: write = 1.25 × input, read = 0.1 × input (1h write = 2 × input)', () => {
+    const bare: ModelPrice = { model: 'test-model', provider: 'anthropic', input: 2, output: 8 };
+    // 1000×2.5 (5m write) + 1000×0.2 (read) = 2700 µ$
+    expect(priceCall(tokens({ cacheWrite: 1000, cacheRead: 1000 }), bare)).toBeCloseTo(0.0027, 12);
+    // 1h writes at 2 × input = 4 $/MTok: 500×2.5 + 500×4 = 3250 µ$
+    expect(priceCall(tokens({ cacheWrite: 1000, cacheWrite1h: 500 }), bare)).toBeCloseTo(0.00325, 12);
+  });
+
+  it('reports an unpriced model as null, never $0', () => {
+    expect(callCost('claude-imaginary-9', tokens({ input: 1000 }), null, 'calculate')).toEqual({ usd: null, source: 'unpriced' });
+    expect(callCost(null, tokens({ input: 1000 }), null, 'calculate')).toEqual({ usd: null, source: 'unpriced' });
+  });
+
+  it('uses a recorded cost in display and auto modes, never in calculate', () => {
+    const t = tokens({ input: 100_000 }); // 0.30 at Sonnet 4.5's $3/MTok
+    expect(callCost('claude-sonnet-4-5', t, 0.5, 'calculate')).toEqual({ usd: 0.3, source: 'calculated' });
+    expect(callCost('claude-sonnet-4-5', t, 0.5, 'display')).toEqual({ usd: 0.5, source: 'recorded' });
+    expect(callCost('claude-sonnet-4-5', t, null, 'display')).toEqual({ usd: null, source: 'not_recorded' });
+    expect(callCost('claude-sonnet-4-5', t, 0.5, 'auto')).toEqual({ usd: 0.5, source: 'recorded' });
+    expect(callCost('claude-sonnet-4-5', t, null, 'auto')).toEqual({ usd: 0.3, source: 'calculated' });
+    expect(callCost('claude-imaginary-9', t, null, 'auto')).toEqual({ usd: null, source: 'unpriced' });
+  });
+});
