@@ -122,8 +122,76 @@ export interface SessionQuery {
   status?: SessionStatus;
   topLevelOnly?: boolean;
   parentId?: string;
+  /** Only sessions whose start time key is in [startedFrom, startedBefore) (core/date-range.ts). */
+  startedFrom?: string;
+  startedBefore?: string;
+  /** Only sessions that used a model whose name contains this text (ASCII case-insensitive). */
+  model?: string;
   limit: number;
   offset: number;
+}
+
+/**
+ * One term of a search query, as the user meant it (the engine turns terms into its own syntax,
+ * so no user text is ever parsed as an operator): a word, a "quoted phrase", or a prefix*.
+ */
+export interface SearchTerm {
+  kind: 'word' | 'phrase' | 'prefix';
+  /** The term's text without quotes or `*`; it holds at least one letter or digit. */
+  text: string;
+}
+
+/** Filters shared by the metadata and the message search. */
+export interface SearchFilters {
+  /** Every term must match (AND). */
+  terms: SearchTerm[];
+  project?: string;
+  format?: Format;
+  startedFrom?: string;
+  startedBefore?: string;
+  limit: number;
+  offset: number;
+}
+
+/** A session's searchable metadata fields, in the order a match is attributed to them. */
+export const METADATA_FIELDS = ['title', 'first_user_message', 'id', 'agent_name', 'project', 'project_path'] as const;
+export type MetadataField = (typeof METADATA_FIELDS)[number];
+
+export interface MetadataHit {
+  sessionId: string;
+  format: Format;
+  project: string | null;
+  startedAt: string | null;
+  /** The first field (METADATA_FIELDS order) that holds every term, else the first that holds the first term. */
+  field: MetadataField;
+  /** That field's full value. */
+  value: string;
+}
+
+/** A message near a search hit, in the same session and file. */
+export interface NeighbourMessage {
+  lineNumber: number;
+  eventType: string;
+  kind: string;
+  /** The event's one-line summary (≤ 160 characters). */
+  summary: string;
+}
+
+export interface MessageHit {
+  sessionId: string;
+  format: Format;
+  project: string | null;
+  startedAt: string | null;
+  fileId: number;
+  ledger: string;
+  lineNumber: number;
+  eventType: string;
+  kind: string;
+  summary: string;
+  /** Relevance, higher is better (the engine's rank, rounded so that results are stable). */
+  score: number;
+  before: NeighbourMessage[];
+  after: NeighbourMessage[];
 }
 
 export interface SessionRow {
@@ -270,6 +338,17 @@ export interface Store {
   beginIngest(options?: { wait?: boolean; waitTimeoutMs?: number }): Promise<IngestWriter>;
   listSessions(query: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }>;
   getSession(id: string): Promise<SessionRow | null>;
+  /**
+   * Sessions whose metadata (METADATA_FIELDS) holds every term as a case-insensitive substring,
+   * best field first (METADATA_FIELDS order), then newest, then id. `total` counts every match.
+   */
+  searchSessionMetadata(query: SearchFilters): Promise<{ total: number; hits: MetadataHit[] }>;
+  /**
+   * Indexed message text (user and assistant messages) holding every term, one hit per source
+   * line, most relevant first, then newest session, then id and line. `context` adds up to that
+   * many neighbouring messages before and after each hit. `total` counts every matching line.
+   */
+  searchMessages(query: SearchFilters & { context?: number }): Promise<{ total: number; hits: MessageHit[] }>;
   /** Ledgers that hold evidence for the session (its own files, its children's, or its plane root's). */
   sessionLedgers(id: string): Promise<LedgerInfo[]>;
   /** The roots ingested (what the user pointed at), optionally of one format. */

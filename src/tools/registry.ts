@@ -15,6 +15,7 @@ import { reconstructSession } from './reconstruct-session/index.js';
 import { sessionOverview } from './session-overview/index.js';
 import { rawLines } from './raw-lines/index.js';
 import { rewindSession } from './rewind-session/index.js';
+import { searchSessions } from './search-sessions/index.js';
 import { sources } from './sources/index.js';
 import { usageReport } from './usage-report/index.js';
 import { verifyLedger } from './verify-ledger/index.js';
@@ -27,6 +28,7 @@ export const TOOLS: readonly AnyTool[] = [
   queryLedger,
   queryLedgerFull,
   grepJsonl,
+  searchSessions,
   getSession,
   getEvents,
   analyzeEvents,

@@ -124,6 +124,14 @@ describe('hindsight views', () => {
     expect(runCli(['rewind', id, '--db', rdb]).status).toBe(1); // no target: the tool says which ones exist
   });
 
+  it('search: matches with their session and an excerpt; operator-like queries are plain text', () => {
+    const res = runCli(['search', 'spotter', '--db', db]);
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/of \d+ matches/);
+    expect(runCli(['search', 'NEAR(', '"unbalanced', '--db', db]).status).toBe(0);
+    expect(runCli(['search', '--db', db]).status).toBe(2);
+  });
+
   it('test_all_forensic_tools_in_config: the agent tool list has every forensic and admin tool with its schema', () => {
     const res = runCli(['tools', '--json']);
     const { tools } = JSON.parse(res.stdout) as { tools: { tool_id: string; parameters: { properties: Record<string, unknown> } }[] };

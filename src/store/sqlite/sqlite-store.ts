@@ -16,7 +16,10 @@ import type {
   LedgerEntryRow,
   IngestWriter,
   LedgerInfo,
+  MessageHit,
+  MetadataHit,
   RawLineRow,
+  SearchFilters,
   SessionQuery,
   SessionRow,
   SourceFileRow,
@@ -28,6 +31,7 @@ import { unpackLines } from './line-index.js';
 import { migrate } from './migrations.js';
 import { sessionFromRow, type SessionRowDb } from './rows.js';
 import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, scanEvidence } from './ledger-reads.js';
+import { searchMessages, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
 
@@ -123,6 +127,13 @@ export class SqliteStore implements Store {
       ['s.status = @status', 'status', q.status],
       ['s.parent_id IS NULL', '', q.topLevelOnly],
       ['s.parent_id = @parentId', 'parentId', q.parentId],
+      ['s.started_at >= @startedFrom', 'startedFrom', q.startedFrom],
+      ['s.started_at < @startedBefore', 'startedBefore', q.startedBefore],
+      [
+        "EXISTS (SELECT 1 FROM json_each(s.models) m WHERE m.value LIKE @model ESCAPE '\\')",
+        'model',
+        q.model === undefined ? undefined : `%${q.model.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      ],
     ]);
     const total = (this.db.prepare(`SELECT count(*) AS n FROM sessions s ${clause}`).get(params) as { n: number }).n;
     const rows = this.db
@@ -134,6 +145,14 @@ export class SqliteStore implements Store {
   async getSession(id: string): Promise<SessionRow | null> {
     const row = this.db.prepare(`${SESSION_SELECT} WHERE s.id = ?`).get(id) as SessionRowDb | undefined;
     return row ? sessionFromRow(row) : null;
+  }
+
+  async searchSessionMetadata(query: SearchFilters): Promise<{ total: number; hits: MetadataHit[] }> {
+    return searchSessionMetadata(this.db, query);
+  }
+
+  async searchMessages(query: SearchFilters & { context?: number }): Promise<{ total: number; hits: MessageHit[] }> {
+    return searchMessages(this.db, query);
   }
 
   async sessionLedgers(id: string): Promise<LedgerInfo[]> {

@@ -7,7 +7,7 @@ import type { Store } from '../../store/store.js';
 import { findTool } from '../../tools/registry.js';
 import { runTool, type ToolResult } from '../../tools/tool.js';
 import type { Paint } from './colour.js';
-import { renderGrep, renderLedger, renderOverview, renderRewind, renderTimeline, renderUsage } from './render-tools.js';
+import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderTimeline, renderUsage } from './render-tools.js';
 
 export interface FriendlyOptions {
   json: boolean;
@@ -26,6 +26,8 @@ export interface FriendlyOptions {
   mode?: string;
   project?: string;
   format?: string;
+  dateRange?: string;
+  scope?: string;
   toTurn?: number;
   toMessage?: number;
   before?: string;
@@ -79,6 +81,23 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
         max_bytes: 10_000_000,
       }),
     render: (r, paint, [pattern], o) => renderGrep(r, paint, highlighter(pattern!, o.ignoreCase)),
+  },
+  search: {
+    tool: 'search_sessions',
+    needs: 'a QUERY (words, "a phrase", prefix*)',
+    args: (words, o) =>
+      defined({
+        query: words.join(' '),
+        scope: o.scope,
+        project: o.project,
+        date_range: o.dateRange,
+        format: o.format,
+        limit: o.limit ?? 20,
+        offset: o.offset,
+        max_bytes: 10_000_000,
+        redact: o.raw ? false : undefined,
+      }),
+    render: (r, paint) => renderSearch(r, paint),
   },
   usage: {
     tool: 'usage_report',

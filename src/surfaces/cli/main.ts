@@ -37,6 +37,8 @@ Usage:
       Ledger entries with their metadata, oldest first (query_ledger_full).
   hindsight export ID [--format replay|markdown|jsonl] [--out FILE] [--no-subagents] [--raw]
       Write the session as a compact replay (default), a markdown transcript or its raw JSONL.
+  hindsight search QUERY... [--scope metadata|transcript|all] [--project P] [--date-range R] [--format F] [--json]
+      Full-text search over sessions: words, "phrases", prefix*; ranked by relevance then recency.
   hindsight usage [daily|weekly|monthly|session|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
       [--breakdown] [--mode calculate|display|auto] [--project P] [--format F] [--json]
       Tokens and cost by day, week, month, session or project; each LLM call counted once (usage_report).
@@ -98,6 +100,8 @@ function parse(argv: string[]) {
       breakdown: { type: 'boolean', default: false },
       mode: { type: 'string' },
       project: { type: 'string' },
+      scope: { type: 'string' },
+      'date-range': { type: 'string' },
       'to-turn': { type: 'string' },
       'to-message': { type: 'string' },
       before: { type: 'string' },
@@ -256,6 +260,8 @@ async function run(argv: string[]): Promise<number> {
         mode: values.mode,
         project: values.project,
         format: values.format,
+        scope: values.scope,
+        dateRange: values['date-range'],
         toTurn: intOption(values['to-turn'], 'to-turn'),
         toMessage: intOption(values['to-message'], 'to-message'),
         before: values.before,

@@ -200,3 +200,17 @@ export function renderRewind(r: Obj, paint: Paint): string {
   if (r.next) lines.push(`Next: ${r.next}`);
   return lines.join('\n');
 }
+
+/** Search matches: where (session, file:line), what kind, and the excerpt. */
+export function renderSearch(r: Obj, paint: Paint): string {
+  const matches = (r.matches ?? r.results ?? []) as Obj[];
+  if (!matches.length) return `No matches for ${JSON.stringify(r.query ?? '')}.`;
+  const lines: string[] = [];
+  for (const m of matches) {
+    const where = m.line_number ? `${m.ledger ?? ''}:${m.line_number}` : String(m.match_type ?? '');
+    lines.push(`${paint('bold', String(m.session_id))}  ${paint('dim', `${time(m.started_at)}  ${m.format ?? ''}  ${where}`)}`);
+    lines.push(`  ${cut(m.excerpt, 300)}`);
+  }
+  lines.push(paint('dim', more(r, 'matches', 'hindsight search …')));
+  return lines.join('\n');
+}

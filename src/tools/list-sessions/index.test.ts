@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFixture, FIXTURES, tempDir } from '../../../test/helpers.js';
 import { cp, writePlaneRoot, type PlaneEntry } from '../../../test/plane-root.js';
 import { ingestPaths } from '../../ingest/ingest.js';
@@ -150,7 +150,7 @@ describe('list_sessions over the fixtures', () => {
       '1af7fc5e-8455-4414-9ccd-011d40f70b2a': 'completed', // stop_reason end_turn
     });
     expect(byId(top, '55604662-cf2a-4331-851a-ec234028f8ca')).toMatchObject({ turn_count: 1, first_user_message: 'mix phx.server doesnt seem to start' });
-    const all = await list(store, { format: 'claude-code', limit: 500 });
+    const all = await list(store, { format: 'claude-code', top_level_only: false, limit: 500 });
     const children = (all.sessions as Item[]).filter((s) => s.parent_id !== null);
     expect(all.count).toBe(top.count + children.length);
     expect(byId(all, '8463c716-a2ea-4c14-9efa-87158ebd9f20:a7be2f0')).toMatchObject({
@@ -171,8 +171,10 @@ describe('list_sessions over the fixtures', () => {
   it('top_level_only hides sub-agents and forks; their tokens still count in their parents', async () => {
     const top = await list(store, { top_level_only: true, limit: 500 });
     expect((top.sessions as Item[]).every((s) => s.parent_id === null)).toBe(true);
-    const all = await list(store, { limit: 500 });
+    const all = await list(store, { top_level_only: false, limit: 500 });
     expect(all.count).toBeGreaterThan(top.count);
+    // The analyst's view is the default: top_level_only unless asked otherwise.
+    expect(await list(store, { limit: 500 })).toEqual(top);
     const parent = byId(top, '8463c716-a2ea-4c14-9efa-87158ebd9f20');
     const child = byId(all, '8463c716-a2ea-4c14-9efa-87158ebd9f20:a7be2f0');
     expect(child.tokens.total).toBeGreaterThan(0);
@@ -189,5 +191,68 @@ describe('list_sessions over the fixtures', () => {
     for (const args of [{ limit: 500 }, { limit: 7, offset: 3, top_level_only: true }, { format: 'control-plane', status: 'active' }]) {
       expect(JSON.stringify(await list(store, args))).toBe(JSON.stringify(await list(store, args)));
     }
+  });
+
+  const ids = (r: Record<string, any>) => (r.sessions as Item[]).map((s) => s.session_id);
+  const counts = async (args: Record<string, unknown>) => {
+    const r = await list(store, { limit: 500, ...args });
+    expect(r.status, JSON.stringify(r)).toBe('ok');
+    const byFormat: Record<string, number> = {};
+    for (const s of r.sessions as Item[]) byFormat[s.format] = (byFormat[s.format] ?? 0) + 1;
+    return byFormat;
+  };
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('date_range YYYY-MM-DD:YYYY-MM-DD keeps sessions started on those UTC days, both included', async () => {
+    expect(await counts({ date_range: '2026-02-13:2026-02-14' })).toEqual({ 'control-plane': 12 });
+    expect(await counts({ date_range: '2026-02-14:2026-02-14' })).toEqual({ 'control-plane': 5 });
+    expect(await counts({ date_range: '2026-02-14' })).toEqual({ 'control-plane': 5 });
+    expect(await counts({ date_range: '2026-02-10:2026-02-11' })).toEqual({ 'claude-code': 4 });
+    expect(await counts({ date_range: '2026-02-10:2026-02-11', top_level_only: false })).toEqual({ 'claude-code': 6 });
+    expect(await counts({ date_range: '2024-01-01:2024-12-31' })).toEqual({});
+    const r = await list(store, { date_range: '2026-02-10:2026-02-14', limit: 500 });
+    for (const s of r.sessions as Item[]) expect(s.started_at >= '2026-02-10' && s.started_at < '2026-02-15', s.session_id).toBe(true);
+  });
+
+  it('date_range today, yesterday, last_week, last_month follow the clock (fixed here), in UTC days', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-02-14T10:00:00Z'));
+    expect(await counts({ date_range: 'today' })).toEqual({ 'control-plane': 5 });
+    expect(await counts({ date_range: 'yesterday' })).toEqual({ 'control-plane': 7 });
+    expect(await counts({ date_range: 'last_week' })).toEqual({ 'control-plane': 12, 'claude-code': 4 });
+    vi.setSystemTime(new Date('2026-06-27T23:59:59Z'));
+    expect(await counts({ date_range: 'last_month' })).toEqual({ amplifier: 5 });
+    expect(await counts({ date_range: 'last_month', format: 'amplifier', top_level_only: false })).toEqual({ amplifier: 8 });
+    vi.setSystemTime(new Date('2026-06-28T00:00:00Z'));
+    expect(await counts({ date_range: 'today' })).toEqual({});
+  });
+
+  it('model keeps sessions that used a model whose name contains the text, case-insensitive', async () => {
+    expect(await counts({ model: 'opus-4-6' })).toEqual({ 'claude-code': 4 });
+    expect(await counts({ model: 'OPUS-4-6', top_level_only: false })).toEqual({ 'claude-code': 5 });
+    expect(await counts({ model: 'haiku' })).toEqual({});
+    expect(await counts({ model: 'haiku', top_level_only: false })).toEqual({ 'claude-code': 1 });
+    expect(await counts({ model: 'claude-sonnet-4' })).toEqual({ 'claude-code': 2, 'control-plane': 12 });
+    expect(await counts({ model: 'claude-sonnet-4-20250514' })).toEqual({ 'claude-code': 2 });
+    expect(await counts({ model: 'claude-opus-4-8', format: 'amplifier' })).toEqual({ amplifier: 5 });
+    // LIKE wildcards in the text are literal.
+    expect(await counts({ model: '%' })).toEqual({});
+    expect(await counts({ model: 'claude_opus' })).toEqual({});
+    const r = await list(store, { model: 'sonnet', project: '-path-to-Demo', date_range: '2025-09-01:2025-09-30', limit: 500 });
+    expect(ids(r).sort()).toEqual(['1af7fc5e-8455-4414-9ccd-011d40f70b2a', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7']);
+  });
+
+  it('a malformed or inverted date_range, or an empty model, is an error naming the accepted forms', async () => {
+    for (const date_range of ['last week', '2026-02-30:2026-03-01', '2026/02/01:2026/02/03', '2026-02-01:', 'soon']) {
+      const r = await list(store, { date_range });
+      expect(r, date_range).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+      expect(r.error).toContain('today, yesterday, last_week');
+      expect(r.error).toContain('YYYY-MM-DD:YYYY-MM-DD');
+    }
+    expect(await list(store, { date_range: '2026-02-14:2026-02-13' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS', error: expect.stringContaining('ends before it starts') });
+    expect(await list(store, { model: '' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
   });
 });

@@ -1,6 +1,8 @@
-// list_sessions: every session of every format, newest first, paginated.
+// list_sessions: every session of every format, newest first, paginated, with the analyst's
+// filters (project, date_range, format, status, model, top_level_only).
 
 import { z } from 'zod';
+import { parseDateRange } from '../../core/date-range.js';
 import { FORMATS, SESSION_STATUSES } from '../../core/model.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { sessionListItem, sessionListItemShape } from '../session-view.js';
@@ -13,7 +15,19 @@ const input = z
     format: z.enum(FORMATS).optional().describe('Only sessions of this format.'),
     project: z.string().optional().describe('Only sessions of this project (slug folder name, path, or plane root).'),
     status: z.enum(SESSION_STATUSES).optional().describe('Only sessions with this status.'),
-    top_level_only: z.boolean().default(false).describe('Hide sub-agents, forks and sidechains (their tokens still count in their parents).'),
+    date_range: z
+      .string()
+      .optional()
+      .describe('Only sessions started in this UTC window: today, yesterday, last_week (7 days, today included), last_month (30 days), YYYY-MM-DD or YYYY-MM-DD:YYYY-MM-DD (both days included).'),
+    model: z
+      .string()
+      .min(1, 'model must not be empty')
+      .optional()
+      .describe('Only sessions that used a model whose name contains this text, case-insensitive (e.g. "opus", "claude-sonnet-4-5").'),
+    top_level_only: z
+      .boolean()
+      .default(true)
+      .describe('Hide sub-agents, forks and sidechains (default; their tokens still count in their parents). Pass false to list them too.'),
     max_bytes: maxBytesArg(100_000),
     redact: redactArg,
   })
@@ -23,15 +37,19 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List sessions',
   description:
-    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Paginated with limit/offset; count is the total.',
+    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Filters: project, format, status, date_range (by start time, UTC days), model (substring of a model name), top_level_only (default true: sub-agents and forks are hidden, pass false to see them). Paginated with limit/offset; count is the total.',
   input,
   output: z.object({ status: z.literal('ok'), ...pageShape, sessions: z.array(sessionListItemShape) }),
   async handler(args, { store }) {
+    const range = args.date_range === undefined ? undefined : parseDateRange(args.date_range);
     const { total, sessions } = await store.listSessions({
       format: args.format,
       project: args.project,
       status: args.status,
       topLevelOnly: args.top_level_only,
+      startedFrom: range?.from,
+      startedBefore: range?.before,
+      model: args.model,
       limit: args.limit,
       offset: args.offset,
     });
