@@ -2,6 +2,8 @@
 // against the same run's bare read + JSON.parse, peak RSS, store size, and re-ingest time.
 // Prints JSON: each figure with its unit, baseline, ratio and target.
 // Then the forensic tools' p50/p95 latency on the ingested stores (tool-latency.ts).
+// Then the analyst figures (analyst-bench.ts): usage_report vs ccusage 20, search_sessions over a
+// 1 GB corpus (BENCH_SEARCH_MB), replay export sizes on the real transcripts.
 // Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300). BENCH_REUSE_STORES=1 skips the
 // ingest figures and measures latency on the stores of the previous run.
 
@@ -11,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { generateClaudeCode } from './generators/claude-code.js';
 import { generateControlPlane } from './generators/control-plane.js';
 import { bareParse } from './baseline.js';
+import { measureReplay, measureSearch, measureUsage } from './analyst-bench.js';
 import { measureToolLatency } from './tool-latency.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
@@ -18,6 +21,7 @@ const REPO = resolve(import.meta.dirname, '..', '..');
 const WORK = join(REPO, '.bench');
 const CC_MB = Number(process.env.BENCH_CC_MB ?? 500);
 const CP_MB = Number(process.env.BENCH_CP_MB ?? 300);
+const SEARCH_MB = Number(process.env.BENCH_SEARCH_MB ?? 1000);
 
 interface Figure {
   figure: string;
@@ -122,5 +126,15 @@ for (const [name, format] of [['claude-code', 'claude-code'], ['control-plane', 
     await store.close();
   }
 }
+// Analyst figures: usage vs ccusage on the Claude Code corpus, search over a 1 GB corpus, replay sizes.
+figures.push(...(await measureUsage(REPO, 'claude-code', cc, join(WORK, 'claude-code.db'), WORK)));
+const big = corpus('claude-code-search', SEARCH_MB, (dir) => generateClaudeCode(dir, { targetBytes: SEARCH_MB * 1e6, seed: 2 }));
+const searchDb = join(WORK, 'claude-code-search.db');
+if (!reuse || !existsSync(searchDb)) {
+  for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(searchDb + suffix, { force: true });
+  ingestChild(searchDb, big);
+}
+figures.push(...(await measureSearch('claude-code-search', searchDb, SEARCH_MB * 1e6)));
+figures.push(...(await measureReplay(join(REPO, '..', 'shared', 'fixtures'), WORK)));
 const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
