@@ -108,6 +108,15 @@ function parse(argv: string[]) {
       apply: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
       'no-subagents': { type: 'boolean', default: false },
+      // Servers (mcp, serve).
+      http: { type: 'boolean', default: false },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      token: { type: 'string' },
+      // inspect --metrics.
+      metrics: { type: 'boolean', default: false },
+      stats: { type: 'boolean', default: false },
+      days: { type: 'string' },
     },
   });
 }
