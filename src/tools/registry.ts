@@ -6,6 +6,7 @@ import { exportSessionTool } from './export-session/index.js';
 import { getEvents } from './get-events/index.js';
 import { getSession } from './get-session/index.js';
 import { grepJsonl } from './grep-jsonl/index.js';
+import { inspectMetrics } from './inspect-metrics/index.js';
 import { listFiles } from './list-files/index.js';
 import { listSessions } from './list-sessions/index.js';
 import { queryLedger } from './query-ledger/index.js';
@@ -34,6 +35,7 @@ export const TOOLS: readonly AnyTool[] = [
   analyzeEvents,
   exportSessionTool,
   usageReport,
+  inspectMetrics,
   rewindSession,
   rawLines,
   sources,

@@ -132,6 +132,25 @@ describe('hindsight views', () => {
     expect(runCli(['search', '--db', db]).status).toBe(2);
   });
 
+  it('inspect --metrics: the recent table, one session turn by turn, the stats; --json is the envelope; bad flags exit 2', () => {
+    const table = runCli(['inspect', '--metrics', '--db', db]);
+    expect(table.status).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^DATE\s+FORMAT\s+MODEL\s+STEPS\s+TOOL CALLS\s+STATUS\s+FILES\s+SESSION/);
+    expect(table.stdout).toContain(PARENT.slice(0, 8));
+    const one = runCli(['inspect', '--metrics', '--session', PARENT, '--db', db]);
+    expect(one.status).toBe(0);
+    expect(one.stdout).toMatch(/11 files changed, 2 sub-agents/);
+    expect(one.stdout).toMatch(/^TURN\s+USER AT\s+TOOK\s+STEPS\s+TOOLS\s+TOKENS\s+COST/m);
+    const stats = runCli(['inspect', '--metrics', '--stats', '--until', '2026-12-31', '--days', '3660', '--json', '--db', db]);
+    expect(stats.status).toBe(0);
+    const body = JSON.parse(stats.stdout) as { status: string; view: string; sessions: number };
+    expect(body).toMatchObject({ status: 'ok', view: 'stats' });
+    expect(body.sessions).toBeGreaterThan(10);
+    expect(runCli(['inspect', '--db', db]).status).toBe(2);
+    expect(runCli(['inspect', '--metrics', '--stats', '--session', PARENT, '--db', db]).status).toBe(2);
+    expect(runCli(['inspect', '--metrics', '--session', 'no-such-session', '--db', db]).status).toBe(1);
+  });
+
   it('test_all_forensic_tools_in_config: the agent tool list has every forensic and admin tool with its schema', () => {
     const res = runCli(['tools', '--json']);
     const { tools } = JSON.parse(res.stdout) as { tools: { tool_id: string; parameters: { properties: Record<string, unknown> } }[] };

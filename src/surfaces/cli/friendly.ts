@@ -7,6 +7,7 @@ import type { Store } from '../../store/store.js';
 import { findTool } from '../../tools/registry.js';
 import { runTool, type ToolResult } from '../../tools/tool.js';
 import type { Paint } from './colour.js';
+import { renderMetrics } from './render-metrics.js';
 import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderTimeline, renderUsage } from './render-tools.js';
 
 export interface FriendlyOptions {
@@ -33,6 +34,9 @@ export interface FriendlyOptions {
   before?: string;
   apply?: boolean;
   force?: boolean;
+  metrics?: boolean;
+  stats?: boolean;
+  days?: number;
 }
 
 interface FriendlyCommand {
@@ -42,6 +46,9 @@ interface FriendlyCommand {
   args(positionals: string[], o: FriendlyOptions): Record<string, unknown>;
   render(result: Record<string, any>, paint: Paint, positionals: string[], o: FriendlyOptions): string;
 }
+
+/** A flag combination that makes no sense; main turns it into a usage error (exit 2). */
+export class FriendlyUsageError extends Error {}
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -122,6 +129,26 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
     args: ([id], o) =>
       defined({ session_id: id, to_turn: o.toTurn, to_message: o.toMessage, before: o.before, apply: o.apply || undefined, force: o.force || undefined }),
     render: (r, paint) => renderRewind(r, paint),
+  },
+  inspect: {
+    tool: 'inspect_metrics',
+    args: (_p, o) => {
+      if (o.session !== undefined && o.stats) throw new FriendlyUsageError('inspect --metrics takes --session ID or --stats, not both');
+      return defined({
+        view: o.session !== undefined ? 'session' : o.stats ? 'stats' : 'recent',
+        session_id: o.session,
+        days: o.days,
+        until: o.until,
+        format: o.format,
+        project: o.project,
+        cost_mode: o.mode,
+        limit: o.limit,
+        offset: o.offset,
+        max_bytes: 10_000_000,
+        redact: o.raw ? false : undefined,
+      });
+    },
+    render: (r, paint) => renderMetrics(r, paint),
   },
   ledger: {
     tool: 'query_ledger_full',

@@ -13,7 +13,7 @@ import { runTool } from '../../tools/tool.js';
 import { EXPORT_FORMATS, exportSession, type ExportFormat } from '../../tools/export-session/index.js';
 import { painter } from './colour.js';
 import { writeLines } from './write-lines.js';
-import { FRIENDLY, runFriendly } from './friendly.js';
+import { FRIENDLY, FriendlyUsageError, runFriendly } from './friendly.js';
 import { progressBar } from './progress.js';
 import { renderSessionDetail, renderSessionTable } from './render.js';
 
@@ -42,6 +42,9 @@ Usage:
   hindsight usage [daily|weekly|monthly|session|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
       [--breakdown] [--mode calculate|display|auto] [--project P] [--format F] [--json]
       Tokens and cost by day, week, month, session or project; each LLM call counted once (usage_report).
+  hindsight inspect --metrics [--session ID | --stats [--days N] [--until YYYY-MM-DD]] [--format F] [--project P] [--json]
+      Recent sessions (date, format, model, steps, tool calls, status, files changed), one session turn by
+      turn, or statistics over the last N days (success rate, averages, tokens, cost, models, failure modes).
   hindsight rewind ID (--to-turn N | --to-message N | --before TIMESTAMP) [--apply] [--force] [--json]
       Cut a Claude Code or Amplifier session back so the agent can resume there. A dry run unless
       --apply; backups first; refuses live sessions (written in the last 60 s) unless --force.
@@ -252,6 +255,9 @@ async function run(argv: string[]): Promise<number> {
       const friendly = FRIENDLY[command];
       if (!friendly) throw new UsageError(`unknown command "${command}"; run hindsight --help`);
       if (friendly.needs && !rest[0]) throw new UsageError(`${command} needs ${friendly.needs}`);
+      if (command === 'inspect' && !values.metrics) {
+        throw new UsageError('inspect shows metrics: hindsight inspect --metrics [--session ID | --stats [--days N] [--until YYYY-MM-DD]] [--json]');
+      }
       const options = {
         json: values.json,
         limit: intOption(values.limit, 'limit'),
@@ -276,6 +282,9 @@ async function run(argv: string[]): Promise<number> {
         before: values.before,
         apply: values.apply,
         force: values.force,
+        metrics: values.metrics,
+        stats: values.stats,
+        days: intOption(values.days, 'days'),
       };
       return withStore(values.db, async (store) => {
         const res = await runFriendly(command, rest, options, store, painter(process.stdout, process.env, values['no-color']));
@@ -292,7 +301,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (err) {
-    if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')) {
+    if (err instanceof UsageError || err instanceof FriendlyUsageError || (err as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')) {
       process.stderr.write(`hindsight: ${(err as Error).message}\n`);
       return 2;
     }

@@ -12,7 +12,7 @@ function more(r: Obj, noun: string, hint: string): string {
   return r.has_more ? `${shown}${cutNote}; next page: ${hint} --offset ${r.next_offset}` : `${shown}${cutNote}`;
 }
 
-function time(ts: string | null | undefined): string {
+export function time(ts: string | null | undefined): string {
   return ts ? ts.replace('T', ' ').replace('Z', '') : '—';
 }
 
@@ -30,7 +30,7 @@ function wrap(text: string, width: number): string {
   return lines.join('\n');
 }
 
-function count(n: number): string {
+export function count(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(n);
 }
 
@@ -140,7 +140,7 @@ export function renderLedger(r: Obj, paint: Paint): string {
   )}\n${more(r, `entries in ${r.source}`, 'hindsight ledger …')}`;
 }
 
-function usd(v: number | null | undefined, partial: boolean): string {
+export function usd(v: number | null | undefined, partial: boolean): string {
   if (v === null || v === undefined) return 'unpriced';
   return `$${v.toFixed(2)}${partial ? '*' : ''}`;
 }

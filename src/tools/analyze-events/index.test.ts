@@ -8,6 +8,7 @@ import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { SessionRow } from '../../store/store.js';
 import { runTool } from '../tool.js';
+import { usageReport as usageReportTool } from '../usage-report/index.js';
 import { analyzeEvents } from './index.js';
 
 type Result = Record<string, any>;
@@ -38,9 +39,42 @@ describe('usage', () => {
         total: own.input + own.output + own.cacheWrite + own.cacheRead,
       });
       expect(r.total_input_tokens, s.id).toBe(own.input);
-      expect(r.cost, s.id).toBeNull();
-      expect(r.cost_note).toMatch(/price/u);
+      expect(r.cost.mode, s.id).toBe('calculate');
     }
+  });
+
+  it('prices a session and its sub-agents to the cent of usage_report, and per turn to the session total', async () => {
+    const report = (await runTool(usageReportTool, { group_by: 'session', limit: 500 }, { store })) as Result;
+    const rows = new Map<string, Result>(report.rows.map((row: Result) => [row.session_id, row]));
+    let priced = 0;
+    for (const s of sessions.filter((x) => x.parentId === null)) {
+      const family = [s.id, ...(await store.sessionDescendants(s.id))];
+      let sum = 0;
+      let unpriced = false;
+      for (const id of family) {
+        const r = await call({ session_id: id, analysis_type: 'usage' });
+        if (r.cost.cost_usd !== null) sum += r.cost.cost_usd;
+        if (r.cost.partial) unpriced = true;
+        if (r.cost.unpriced_models.length > 0) expect(r.cost.partial, id).toBe(true);
+      }
+      const row = rows.get(s.id);
+      if (!row) continue; // no LLM calls at all
+      expect(sum, s.id).toBeCloseTo(row.cost_usd ?? 0, 6);
+      expect(unpriced, s.id).toBe(row.partial);
+      const t = await call({ session_id: s.id, analysis_type: 'timeline', limit: 2000, max_bytes: 10_000_000 });
+      const own = await call({ session_id: s.id, analysis_type: 'usage' });
+      const turns = [...t.turns, t.before_first_turn, t.after_last_turn].filter(Boolean) as Result[];
+      const perTurn = turns.reduce((n, x) => n + (x.cost_usd ?? 0), 0);
+      expect(perTurn, s.id).toBeCloseTo(own.cost.cost_usd ?? 0, 6);
+      if (row.cost_usd) priced++;
+    }
+    expect(priced).toBeGreaterThan(3);
+  });
+
+  it('display mode uses only costs the log recorded: Claude Code records none, so its cost is null and partial', async () => {
+    const r = await call({ session_id: '491e126e', analysis_type: 'usage', cost_mode: 'display' });
+    expect(r.cost).toMatchObject({ cost_usd: null, partial: true, mode: 'display' });
+    expect(r.cost.uncosted_calls).toBe(r.llm_requests);
   });
 
   it('counts LLM requests once per usage key, tool calls by name, and models', async () => {

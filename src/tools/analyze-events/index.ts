@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { InvalidArguments } from '../../core/errors.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { resolveSession } from '../session-ref.js';
+import { COST_MODES } from '../../usage/cost.js';
 import { defineTool } from '../tool.js';
 import { errorItem, problemEvents } from './errors.js';
 import { ownEvents } from './events.js';
@@ -22,6 +23,10 @@ const input = z
     limit: limitArg(100, 2000),
     offset: offsetArg,
     max_bytes: maxBytesArg(50_000),
+    cost_mode: z
+      .enum(COST_MODES)
+      .default('calculate')
+      .describe('How usage and timeline price calls: calculate (shipped price table), display (costs recorded in the log only), auto (recorded, else calculated).'),
     redact: redactArg,
   })
   .strict();
@@ -30,7 +35,7 @@ export const analyzeEvents = defineTool({
   name: 'analyze_events',
   title: 'Analyze session events',
   description:
-    "Digest one session's own events (sub-agents are sessions of their own; usage also gives tokens_with_subagents). analysis_type summary: total_events, event_types and event_kinds counts, first_event, last_event, duration_ms, error and warning counts. errors: error and warning events in order, each with ts, event type, level, message (≤500 chars), code, and its evidence (ledger, file, line_number); paged. timeline: one row per user turn (Control Plane: per TURN_RECORDED; Claude Code and Amplifier: per user prompt) with turn_num, user_ts, assistant_ts (first) and assistant_last_ts, tool_calls, llm_calls and tokens (each LLM call once), plus events before the first turn or after the last recorded one; paged. usage: llm_requests (distinct calls), tokens by kind (equal to the session's own totals), tool calls by name, models; cost is null until prices are available. Accepts a unique id prefix.",
+    "Digest one session's own events (sub-agents are sessions of their own; usage also gives tokens_with_subagents). analysis_type summary: total_events, event_types and event_kinds counts, first_event, last_event, duration_ms, error and warning counts. errors: error and warning events in order, each with ts, event type, level, message (≤500 chars), code, and its evidence (ledger, file, line_number); paged. timeline: one row per user turn (Control Plane: per TURN_RECORDED; Claude Code and Amplifier: per user prompt) with turn_num, user_ts, assistant_ts (first) and assistant_last_ts, tool_calls, llm_calls, tokens (each LLM call once) and cost_usd, plus events before the first turn or after the last recorded one; paged. usage: llm_requests (distinct calls), tokens by kind (equal to the session's own totals), tool calls by name, models and cost {cost_usd, partial, unpriced_models, uncosted_calls, mode, prices_as_of} priced like usage_report (an unpriced model is listed, never $0; sub-agents are priced in their own sessions). Accepts a unique id prefix.",
   input,
   output: z
     .object({ status: z.literal('ok'), session_id: z.string(), analysis_type: z.enum(ANALYSES), ...pageShape })
@@ -49,7 +54,7 @@ export const analyzeEvents = defineTool({
       case 'summary':
         return { ...head, ...eventsSummary(events) };
       case 'usage':
-        return { ...head, ...usageReport(session, events) };
+        return { ...head, ...usageReport(session, events, args.cost_mode) };
       case 'errors': {
         const problems = problemEvents(events);
         const items = problems.slice(args.offset, args.offset + args.limit).map((p) => errorItem(p, args.redact));
@@ -63,7 +68,7 @@ export const analyzeEvents = defineTool({
         return fitMaxBytes(body, 'errors', args.max_bytes);
       }
       case 'timeline': {
-        const t = turnTimeline(session, events);
+        const t = turnTimeline(session, events, args.cost_mode);
         const turns = t.turns.slice(args.offset, args.offset + args.limit);
         const body = {
           ...head,

@@ -6,6 +6,8 @@ import type { TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { SessionRow } from '../../store/store.js';
+import type { CostMode } from '../../usage/cost.js';
+import { costOfEvents } from '../../usage/event-cost.js';
 import { toolLedger } from '../session-rules.js';
 import { chosenUsage, toolCalls, turnSegments } from './events.js';
 
@@ -22,7 +24,7 @@ export function tokensOf(events: readonly StoredEvent[]) {
   return { input: t.input, output: t.output, cache_write: t.cacheWrite, cache_read: t.cacheRead, total: t.input + t.output + t.cacheWrite + t.cacheRead };
 }
 
-function stats(events: readonly StoredEvent[], chosen: ReadonlySet<StoredEvent>, ledger: string | null) {
+function stats(events: readonly StoredEvent[], chosen: ReadonlySet<StoredEvent>, ledger: string | null, mode: CostMode) {
   const calls = events.filter((e) => chosen.has(e));
   const tools = toolCalls(events, ledger);
   const assistant = events.filter((e) => e.tsKey !== null && (ASSISTANT_KINDS.has(e.kind) || e.usage !== null));
@@ -31,20 +33,21 @@ function stats(events: readonly StoredEvent[], chosen: ReadonlySet<StoredEvent>,
     tool_calls: tools.length,
     llm_calls: calls.length,
     tokens: tokensOf(calls),
+    cost_usd: costOfEvents(calls, mode).cost_usd,
     assistant_ts: keyToIso(assistant[0]?.tsKey),
     assistant_last_ts: keyToIso(assistant[assistant.length - 1]?.tsKey),
   };
 }
 
-export function turnTimeline(session: SessionRow, events: readonly StoredEvent[]) {
+export function turnTimeline(session: SessionRow, events: readonly StoredEvent[], mode: CostMode = 'calculate') {
   const chosen = new Set(chosenUsage(session.format, events));
   const ledger = toolLedger(session, events);
   const { turns, before, after } = turnSegments(session.format, events);
   const rows = turns.map((t) => {
     // Control Plane records the prompt with the turn's end; the turn's first event is when work began.
     const userKey = session.format === 'control-plane' ? (t.events.find((e) => e.tsKey !== null)?.tsKey ?? t.marker.tsKey) : t.marker.tsKey;
-    return { turn_num: t.turn, user_ts: keyToIso(userKey), ...stats(t.events, chosen, ledger) };
+    return { turn_num: t.turn, user_ts: keyToIso(userKey), ...stats(t.events, chosen, ledger, mode) };
   });
-  const extra = (list: StoredEvent[]) => (list.length > 0 ? stats(list, chosen, ledger) : null);
+  const extra = (list: StoredEvent[]) => (list.length > 0 ? stats(list, chosen, ledger, mode) : null);
   return { turns: rows, before_first_turn: extra(before), after_last_turn: extra(after) };
 }

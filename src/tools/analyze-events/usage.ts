@@ -1,8 +1,11 @@
 // analysis 'usage': LLM requests (distinct usage keys), tokens by kind, tool calls by name and
-// models — the session's own, counted as its summary counts them. Cost waits for the price table.
+// models and cost — the session's own, counted as its summary counts them, priced like usage_report.
 
 import type { StoredEvent } from '../../importers/importer.js';
 import type { SessionRow } from '../../store/store.js';
+import type { CostMode } from '../../usage/cost.js';
+import { costOfEvents } from '../../usage/event-cost.js';
+import { PRICES_AS_OF } from '../../usage/pricing.js';
 import { tokensView } from '../session-view.js';
 import { toolLedger } from '../session-rules.js';
 import { chosenUsage, toolCalls } from './events.js';
@@ -10,7 +13,7 @@ import { tokensOf } from './timeline.js';
 
 const SYNTHETIC = '<synthetic>';
 
-export function usageReport(session: SessionRow, events: readonly StoredEvent[]) {
+export function usageReport(session: SessionRow, events: readonly StoredEvent[], mode: CostMode) {
   const chosen = chosenUsage(session.format, events);
   const tokens = tokensOf(chosen);
   const byModel = new Map<string, StoredEvent[]>();
@@ -22,7 +25,7 @@ export function usageReport(session: SessionRow, events: readonly StoredEvent[])
   }
   const models = [...byModel]
     .filter(([m]) => m !== SYNTHETIC)
-    .map(([model, list]) => ({ model, requests: list.length, tokens: tokensOf(list) }))
+    .map(([model, list]) => ({ model, requests: list.length, tokens: tokensOf(list), cost_usd: costOfEvents(list, mode).cost_usd }))
     .sort((a, b) => b.requests - a.requests || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   const calls = toolCalls(events, toolLedger(session, events));
   const byName = new Map<string, number>();
@@ -38,7 +41,7 @@ export function usageReport(session: SessionRow, events: readonly StoredEvent[])
     tool_calls: calls.length,
     tool_calls_by_name: Object.fromEntries([...byName].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))),
     models,
-    cost: null,
-    cost_note: 'Cost is not computed yet: it needs the price table of the usage work (usage_report).',
+    // The session's own calls; sub-agents are priced in their own sessions (usage_report folds them in).
+    cost: { ...costOfEvents(chosen, mode), mode, prices_as_of: PRICES_AS_OF },
   };
 }

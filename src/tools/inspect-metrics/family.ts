@@ -1,0 +1,55 @@
+// A session with its sub-agents, forks and sidechains, digested for the metrics views: a piece of
+// work's steps, tool calls, main model and files include what its sub-agents did.
+
+import type { StoredEvent } from '../../importers/importer.js';
+import type { SessionRow, Store } from '../../store/store.js';
+import { chosenUsage } from '../analyze-events/events.js';
+import { filesTouched } from './files-touched.js';
+
+const SYNTHETIC = '<synthetic>';
+
+export interface FamilyDigest {
+  rows: SessionRow[];
+  /** The family's LLM calls, each once (the records the summaries count). */
+  calls: StoredEvent[];
+  /** LLM calls (model steps) of the session and its descendants. */
+  steps: number;
+  toolCalls: number;
+  toolErrors: number;
+  subagents: number;
+  /** The model with the most calls (ties: name order); null when no call named one. */
+  model: string | null;
+  files: string[];
+}
+
+export async function familyDigest(store: Store, session: SessionRow): Promise<FamilyDigest> {
+  const rows = [session];
+  for (const id of await store.sessionDescendants(session.id)) {
+    const row = await store.getSession(id);
+    if (row) rows.push(row);
+  }
+  const { events } = await store.sessionTimeline(session.id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: rows.length > 1 });
+  const bySession = new Map<string, StoredEvent[]>();
+  for (const e of events) {
+    const list = bySession.get(e.sessionId);
+    if (list) list.push(e);
+    else bySession.set(e.sessionId, [e]);
+  }
+  const calls = rows.flatMap((r) => chosenUsage(r.format, bySession.get(r.id) ?? []));
+  const perModel = new Map<string, number>();
+  for (const c of calls) {
+    const m = c.usage!.model;
+    if (m && m !== SYNTHETIC) perModel.set(m, (perModel.get(m) ?? 0) + 1);
+  }
+  const model = [...perModel].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0] ?? null;
+  return {
+    rows,
+    calls,
+    steps: rows.reduce((n, r) => n + r.llmCalls, 0),
+    toolCalls: rows.reduce((n, r) => n + r.toolCalls, 0),
+    toolErrors: rows.reduce((n, r) => n + r.toolErrors, 0),
+    subagents: rows.length - 1,
+    model: model ?? session.models.find((m) => m !== SYNTHETIC) ?? null,
+    files: await filesTouched(store, session.format, events),
+  };
+}

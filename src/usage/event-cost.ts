@@ -1,0 +1,45 @@
+// The cost of stored events that carry usage (the records chosen as LLM calls), for tools that
+// work on one session's events rather than the store-wide call list (analyze_events, inspect).
+
+import type { StoredEvent } from '../importers/importer.js';
+import { callCost, roundUsd, type CallTokens, type CostMode } from './cost.js';
+
+export interface EventsCost {
+  /** Sum over the calls that have a cost; null when none has. */
+  cost_usd: number | null;
+  /** Some calls have no cost: cost_usd is then a lower bound, never a $0 stand-in. */
+  partial: boolean;
+  unpriced_models: string[];
+  uncosted_calls: number;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const usd = (v: unknown): number | null => (typeof v === 'string' && v.trim() !== '' ? num(Number(v)) : num(v));
+
+/** One usage-carrying event's tokens as the price table reads them. */
+export function eventCallTokens(e: StoredEvent): CallTokens {
+  const u = e.usage!;
+  return { input: u.input, output: u.output, cacheWrite: u.cacheWrite, cacheWrite1h: num(e.attrs.cacheWrite1h) ?? 0, cacheRead: u.cacheRead };
+}
+
+/** Cost of LLM-call events (each one call: pass the chosen records only). */
+export function costOfEvents(calls: readonly StoredEvent[], mode: CostMode = 'calculate'): EventsCost {
+  let total = 0;
+  let costed = 0;
+  const unpriced = new Set<string>();
+  for (const e of calls) {
+    if (!e.usage) continue;
+    const c = callCost(e.usage.model, eventCallTokens(e), usd(e.attrs.costUsd), mode);
+    if (c.usd !== null) {
+      total += c.usd;
+      costed++;
+    } else if (c.source === 'unpriced') unpriced.add(e.usage.model ?? '(unknown model)');
+  }
+  const withUsage = calls.filter((e) => e.usage).length;
+  return {
+    cost_usd: costed > 0 ? roundUsd(total) : null,
+    partial: costed < withUsage,
+    unpriced_models: [...unpriced].sort(),
+    uncosted_calls: withUsage - costed,
+  };
+}
