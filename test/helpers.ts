@@ -65,7 +65,13 @@ export function fingerprint(store: SqliteStore): string {
     )
     .all();
   const fts = db.prepare('SELECT count(*) AS n FROM message_fts').get();
-  return JSON.stringify({ sessions, events, lines, defects, files, fts });
+  const usage = db
+    .prepare(
+      `SELECT s.id, u.ts_ms, u.ts_ns, u.seq, u.model, u.tok_in, u.tok_out, u.tok_cw, u.tok_cw1h, u.tok_cr, u.cost
+       FROM usage_calls u JOIN sessions s ON s.sid = u.sid ORDER BY s.id, u.seq`,
+    )
+    .all();
+  return JSON.stringify({ sessions, events, lines, defects, files, fts, usage });
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {

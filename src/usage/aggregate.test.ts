@@ -7,6 +7,7 @@ import type { UsageCall } from './calls.js';
 function call(sessionId: string, ts: string | null, model: string | null, input: number, extra: Partial<UsageCall> = {}): UsageCall {
   const tsKey = ts === null ? null : toTimeKey(ts);
   return {
+    calls: 1,
     sessionId,
     rootId: sessionId.split(':')[0]!,
     format: 'claude-code',
@@ -14,6 +15,8 @@ function call(sessionId: string, ts: string | null, model: string | null, input:
     projectPath: sessionId.startsWith('b') ? '/home/u/b' : '/home/u/a',
     tsMs: tsKey === null ? null : Date.parse(ts!),
     tsKey,
+    lastKey: tsKey,
+    long: null,
     model,
     tokens: { input, output: 10, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 100 },
     recordedUsd: null,

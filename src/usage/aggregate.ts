@@ -68,16 +68,16 @@ class Acc {
     this.output += t.output;
     this.cacheWrite += t.cacheWrite;
     this.cacheRead += t.cacheRead;
-    this.calls++;
+    this.calls += c.calls;
     const model = c.model ?? UNKNOWN_MODEL;
     this.models.add(model);
     if (usd !== null) {
       this.usd += usd;
-      this.costed++;
+      this.costed += c.calls;
     } else if (unpriced) this.unpriced.add(model);
     if (c.tsKey !== null) {
       if (this.first === null || c.tsKey < this.first) this.first = c.tsKey;
-      if (this.last === null || c.tsKey > this.last) this.last = c.tsKey;
+      if (this.last === null || c.lastKey! > this.last) this.last = c.lastKey;
     }
   }
 
@@ -160,11 +160,11 @@ export function buildReport(all: UsageCall[], o: ReportOptions): Report {
       const day = dayOf(c.tsMs);
       if ((since !== null && day < since) || (until !== null && day > until)) continue;
     }
-    const cost = callCost(c.model, c.tokens, c.recordedUsd, o.mode);
+    const cost = callCost(c.model, c.tokens, c.recordedUsd, o.mode, c.long ?? undefined);
     const unpriced = cost.source === 'unpriced';
     totals.add(c, cost.usd, unpriced);
     if (dated && c.tsMs === null) {
-      undated++;
+      undated += c.calls;
       continue;
     }
     const key =

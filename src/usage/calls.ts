@@ -5,8 +5,8 @@
 // total stands for it (the first in time wins a tie). So per-session sums here equal the stored
 // session totals, which equal ccusage's.
 //
-// With a SqliteStore the calls come from one scan of the events that carry usage (a 500 MB corpus
-// answers in about a second); any other Store is read session by session through sessionTimeline.
+// With a SqliteStore the calls come from its usage_calls table (kept by the writer with the same
+// rule, one narrow row per call); any other Store is read session by session through sessionTimeline.
 // Replace `loadUsageCalls` by a store method `usageCalls()` when the PostgreSQL engine lands.
 
 import type Database from 'better-sqlite3';
@@ -15,8 +15,16 @@ import { keyToParts, partsToKey } from '../core/time.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { CallTokens } from './cost.js';
+import { LONG_CONTEXT_THRESHOLD } from './pricing.js';
 
+/**
+ * One LLM call, or (from SQLite) several calls of one session, UTC day, model, long-context side
+ * and recorded-cost presence, summed: prices are linear within such a group, so the report's
+ * figures are the same as call by call.
+ */
 export interface UsageCall {
+  /** How many calls this stands for (1 for a single call). */
+  calls: number;
   sessionId: string;
   /** The top-level session above it (itself when it has no parent): sub-agents bill their parent. */
   rootId: string;
@@ -24,11 +32,16 @@ export interface UsageCall {
   /** Project of the top-level session (slug folder or plane root) and its real path. */
   project: string | null;
   projectPath: string | null;
+  /** Time of the (first) call; null when it has none. */
   tsMs: number | null;
   tsKey: string | null;
+  /** Time of the last call of a group (= tsKey for one call). */
+  lastKey: string | null;
   model: string | null;
   tokens: CallTokens;
-  /** A cost the log recorded for this call (Amplifier `cost_usd`), when present. */
+  /** Whether the calls' prompts were over LONG_CONTEXT_THRESHOLD; null: decide from the tokens (one call). */
+  long: boolean | null;
+  /** A cost the log recorded for the call(s) (Amplifier `cost_usd`), when present. */
   recordedUsd: number | null;
 }
 
@@ -96,14 +109,18 @@ function makeCall(
   cw1h: unknown,
   cost: unknown,
 ): UsageCall {
+  const tsKey = tsMs === null ? null : partsToKey(tsMs, tsNs);
   return {
+    calls: 1,
     sessionId: session.id,
     rootId: root.id,
     format: root.format,
     project: root.project,
     projectPath: root.projectPath,
     tsMs,
-    tsKey: tsMs === null ? null : partsToKey(tsMs, tsNs),
+    tsKey,
+    lastKey: tsKey,
+    long: null,
     model,
     tokens: { input: t[0], output: t[1], cacheWrite: t[2], cacheWrite1h: num(cw1h) ?? 0, cacheRead: t[3] },
     recordedUsd: parseUsd(cost),
@@ -126,24 +143,42 @@ function fromSqlite(db: Database.Database): UsageCall[] {
     byId.set(s.id, s);
   }
   const roots = rootsOf(byId);
-  const chooser = new Chooser();
-  const events = db
+  // usage_calls holds the chosen record of each call (src/store/sqlite/usage-calls.ts); SQLite sums
+  // them per session, day, model, long-context side and recorded-cost presence, so a few thousand
+  // groups come back instead of every call.
+  const groups = db
     .prepare(
-      `SELECT sid, seq, ts_ms, ts_ns, usage_key, message_id, request_id, model, tok_in, tok_out, tok_cw, tok_cr,
-       json_extract(attrs, '$.cacheWrite1h'), json_extract(attrs, '$.costUsd') FROM events WHERE tok_in IS NOT NULL`,
+      `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > ? AS long, cost IS NOT NULL AS has_cost,
+       count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), sum(tok_cw1h), sum(cost)
+       FROM usage_calls GROUP BY 1, 2, 3, 4, 5`,
     )
-    .raw(true);
-  for (const r of events.iterate() as Iterable<unknown[]>) {
-    const session = bySid.get(r[0] as number);
+    .raw(true)
+    .all(LONG_CONTEXT_THRESHOLD) as unknown[][];
+  const calls: UsageCall[] = [];
+  for (const g of groups) {
+    const session = bySid.get(g[0] as number);
     if (!session) continue;
-    const t: [number, number, number, number] = [r[8] as number, (r[9] as number | null) ?? 0, (r[10] as number | null) ?? 0, (r[11] as number | null) ?? 0];
-    const tsNs = (r[3] as number | null) ?? 0;
-    // Stored NULL when the key is message:request (see session-events.ts).
-    const key = (r[4] as string | null) ?? `${r[5] as string}:${r[6] as string}`;
-    const call = makeCall(session, roots.get(session.id)!, r[2] as number | null, tsNs, r[7] as string | null, t, r[12], r[13]);
-    chooser.add(r[0] as number, key, { call, total: t[0] + t[1] + t[2] + t[3], tsNs, order: r[1] as number });
+    const root = roots.get(session.id)!;
+    const first = g[6] as number | null;
+    const last = g[7] as number | null;
+    calls.push({
+      calls: g[5] as number,
+      sessionId: session.id,
+      rootId: root.id,
+      format: root.format,
+      project: root.project,
+      projectPath: root.projectPath,
+      tsMs: first,
+      // Milliseconds are all a report shows of a time; the nanoseconds are left at zero.
+      tsKey: first === null ? null : partsToKey(first, 0),
+      lastKey: last === null ? null : partsToKey(last, 0),
+      long: g[3] === 1,
+      model: g[2] as string | null,
+      tokens: { input: g[8] as number, output: g[9] as number, cacheWrite: g[10] as number, cacheWrite1h: g[12] as number, cacheRead: g[11] as number },
+      recordedUsd: g[4] === 1 ? (g[13] as number) : null,
+    });
   }
-  return chooser.calls();
+  return calls;
 }
 
 async function fromStore(store: Store): Promise<UsageCall[]> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callCost, priceCall, type CallTokens } from './cost.js';
-import { findPrice, type ModelPrice } from './pricing.js';
+import { findPrice, LONG_CONTEXT_THRESHOLD, PRICE_TABLE, type ModelPrice } from './pricing.js';
 
 const tokens = (t: Partial<CallTokens>): CallTokens => ({ input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, ...t });
 
@@ -51,5 +51,23 @@ describe('cost of one call', () => {
     expect(callCost('claude-sonnet-4-5', t, 0.5, 'auto')).toEqual({ usd: 0.5, source: 'recorded' });
     expect(callCost('claude-sonnet-4-5', t, null, 'auto')).toEqual({ usd: 0.3, source: 'calculated' });
     expect(callCost('claude-imaginary-9', t, null, 'auto')).toEqual({ usd: null, source: 'unpriced' });
+  });
+});
+
+describe('long-context threshold', () => {
+  it('every long-context price starts at LONG_CONTEXT_THRESHOLD (the SQLite usage read groups calls by it)', () => {
+    const long = PRICE_TABLE.filter((p) => p.longContext);
+    expect(long.length).toBeGreaterThan(2);
+    for (const p of long) expect(p.longContext!.threshold, p.model).toBe(LONG_CONTEXT_THRESHOLD);
+  });
+
+  it('a group of calls priced with its long flag costs the sum of its calls', () => {
+    const price = PRICE_TABLE.find((p) => p.longContext)!;
+    const big = { input: 150_000, output: 2_000, cacheWrite: 30_000, cacheWrite1h: 0, cacheRead: 40_000 };
+    const sum = { input: 300_000, output: 4_000, cacheWrite: 60_000, cacheWrite1h: 0, cacheRead: 80_000 };
+    expect(priceCall(sum, price, true)).toBeCloseTo(2 * priceCall(big, price), 9);
+    const small = { input: 1_000, output: 100, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 1_000 };
+    const many = { input: 300_000, output: 30_000, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 300_000 };
+    expect(priceCall(many, price, false)).toBeCloseTo(300 * priceCall(small, price), 9);
   });
 });

@@ -38,10 +38,8 @@ function complete(r: Rates): Required<Rates> {
  * (input + cache writes + cache reads) exceeds the threshold — Anthropic's and Google's rule. (ccusage
  * prices only the tokens above 200k at the higher rate; that undercounts such calls.)
  */
-export function priceCall(t: CallTokens, price: ModelPrice): number {
-  const prompt = t.input + t.cacheWrite + t.cacheRead;
-  const long = price.longContext && prompt > price.longContext.threshold ? price.longContext : null;
-  const r = complete(long ?? price);
+export function priceCall(t: CallTokens, price: ModelPrice, long: boolean = isLongContext(t, price)): number {
+  const r = complete(long && price.longContext ? price.longContext : price);
   const oneHour = Math.min(Math.max(t.cacheWrite1h, 0), t.cacheWrite);
   // Sum of tokens × $/MTok, divided once: fewer rounding steps than per-token prices.
   const micro =
@@ -53,15 +51,20 @@ export function priceCall(t: CallTokens, price: ModelPrice): number {
   return micro / 1_000_000;
 }
 
+/** Whether one call's prompt (input + cache writes + cache reads) is over the model's long-context threshold. */
+export function isLongContext(t: CallTokens, price: ModelPrice): boolean {
+  return price.longContext !== undefined && t.input + t.cacheWrite + t.cacheRead > price.longContext.threshold;
+}
+
 /** The cost of a call under a mode: calculate (table), display (logged cost), auto (logged, else table). */
-export function callCost(model: string | null, t: CallTokens, recordedUsd: number | null, mode: CostMode): CallCost {
+export function callCost(model: string | null, t: CallTokens, recordedUsd: number | null, mode: CostMode, long?: boolean): CallCost {
   if (mode !== 'calculate' && recordedUsd !== null && Number.isFinite(recordedUsd)) {
     return { usd: recordedUsd, source: 'recorded' };
   }
   if (mode === 'display') return { usd: null, source: 'not_recorded' };
   const price = findPrice(model);
   if (!price) return { usd: null, source: 'unpriced' };
-  return { usd: priceCall(t, price), source: 'calculated' };
+  return { usd: priceCall(t, price, long ?? isLongContext(t, price)), source: 'calculated' };
 }
 
 /** Round a USD sum for output: 1e-9 keeps every real digit and drops float noise. */

@@ -36,8 +36,14 @@ export const PRICE_SOURCES = [
   'https://openai.com/api/pricing (GPT-5 family)',
 ];
 
-const SONNET_LONG = { threshold: 200_000, input: 6, output: 22.5, cacheWrite5m: 7.5, cacheWrite1h: 12, cacheRead: 0.6 };
-const OPUS_46_LONG = { threshold: 200_000, input: 10, output: 37.5, cacheWrite5m: 12.5, cacheWrite1h: 20, cacheRead: 1 };
+/**
+ * The prompt size above which every long-context price starts. One value: the SQLite usage read
+ * groups calls by it (src/usage/calls.ts), and a test holds every table entry to it.
+ */
+export const LONG_CONTEXT_THRESHOLD = 200_000;
+
+const SONNET_LONG = { threshold: LONG_CONTEXT_THRESHOLD, input: 6, output: 22.5, cacheWrite5m: 7.5, cacheWrite1h: 12, cacheRead: 0.6 };
+const OPUS_46_LONG = { threshold: LONG_CONTEXT_THRESHOLD, input: 10, output: 37.5, cacheWrite5m: 12.5, cacheWrite1h: 20, cacheRead: 1 };
 const OPUS_NEW = { input: 5, output: 25, cacheWrite5m: 6.25, cacheWrite1h: 10, cacheRead: 0.5 };
 const OPUS_OLD = { input: 15, output: 75, cacheWrite5m: 18.75, cacheWrite1h: 30, cacheRead: 1.5 };
 const SONNET = { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.3 };
@@ -72,7 +78,7 @@ export const PRICE_TABLE: readonly ModelPrice[] = [
     cacheWrite1h: 2,
     cacheRead: 0.2,
     aliases: ['gemini-3-pro-preview', 'gemini-3-pro', 'gemini-3.1-pro'],
-    longContext: { threshold: 200_000, input: 4, output: 18, cacheWrite5m: 4, cacheWrite1h: 4, cacheRead: 0.4 },
+    longContext: { threshold: LONG_CONTEXT_THRESHOLD, input: 4, output: 18, cacheWrite5m: 4, cacheWrite1h: 4, cacheRead: 0.4 },
   },
   // OpenAI: prompt caching is automatic and writes cost the normal input price.
   { model: 'gpt-5', provider: 'openai', input: 1.25, output: 10, cacheWrite5m: 1.25, cacheWrite1h: 1.25, cacheRead: 0.125 },
@@ -118,8 +124,16 @@ for (const p of PRICE_TABLE) {
   for (const id of [p.model, ...(p.aliases ?? [])]) BY_ID.set(id, p);
 }
 
+/** Lookups by the name as logged: a report prices tens of thousands of calls of a few models. */
+const BY_LOGGED_NAME = new Map<string, ModelPrice | null>();
+
 /** The price of a logged model id, or null when the table has none (→ unpriced, never $0). */
 export function findPrice(model: string | null | undefined): ModelPrice | null {
   if (!model) return null;
-  return BY_ID.get(normalizeModelId(model)) ?? null;
+  let price = BY_LOGGED_NAME.get(model);
+  if (price === undefined) {
+    price = BY_ID.get(normalizeModelId(model)) ?? null;
+    if (BY_LOGGED_NAME.size < 10_000) BY_LOGGED_NAME.set(model, price);
+  }
+  return price;
 }

@@ -5,6 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import { StoreSchemaTooNew } from '../../core/errors.js';
+import { FILL_USAGE_CALLS, USAGE_CALLS_TABLE } from './usage-calls.js';
 
 export interface Migration {
   version: number;
@@ -179,6 +180,14 @@ CREATE VIRTUAL TABLE message_fts USING fts5(text, content='', contentless_delete
     // (A separate (file_id, type, line_number) index was faster still but cost 2% of the corpus.)
     sql: `DROP INDEX events_file_line;
 CREATE INDEX events_file_line_type ON events(file_id, line_number, type);`,
+  },
+  {
+    version: 3,
+    description: 'LLM calls per session, for usage reports',
+    // usage_report read every event with usage (json_extract on each) on every call: ~1 s on a
+    // 500 MB corpus. One narrow row per call, filled here for stores written before it, makes a
+    // warm report a read of a few thousand rows.
+    sql: `${USAGE_CALLS_TABLE}\n${FILL_USAGE_CALLS}`,
   },
 ];
 

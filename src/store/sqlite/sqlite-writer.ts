@@ -11,6 +11,7 @@ import { readSessionEvents } from './session-events.js';
 import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
+import { refreshUsageCalls } from './usage-calls.js';
 
 /** The session key of ledger entries that belong to no session (see unattributed()). */
 export const UNATTRIBUTED_SID = 0;
@@ -332,7 +333,12 @@ export class SqliteIngestWriter implements IngestWriter {
       if (pendingEvents >= 5000) flush();
     }
     if (pending.length) flush();
-    if (dirty.length > 0) this.db.transaction(() => recomputeTotals(this.db))();
+    if (dirty.length > 0) {
+      this.db.transaction(() => {
+        recomputeTotals(this.db);
+        refreshUsageCalls(this.db, dirty.map((d) => d.sid));
+      })();
+    }
     return dirty.length;
   }
 

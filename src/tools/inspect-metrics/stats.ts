@@ -85,21 +85,21 @@ export async function aggregateStats(store: Store, o: StatsOptions) {
   const tokens = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   for (const c of await loadUsageCalls(store)) {
     if (!chosen.has(c.rootId)) continue;
-    calls++;
+    calls += c.calls;
     tokens.input += c.tokens.input;
     tokens.output += c.tokens.output;
     tokens.cacheWrite += c.tokens.cacheWrite;
     tokens.cacheRead += c.tokens.cacheRead;
     const model = c.model ?? '(unknown model)';
     if (model !== SYNTHETIC) {
-      byModel.set(model, (byModel.get(model) ?? 0) + 1);
+      byModel.set(model, (byModel.get(model) ?? 0) + c.calls);
       if (!sessionsByModel.has(model)) sessionsByModel.set(model, new Set());
       sessionsByModel.get(model)!.add(c.rootId);
     }
-    const cost = callCost(c.model, c.tokens, c.recordedUsd, o.mode);
+    const cost = callCost(c.model, c.tokens, c.recordedUsd, o.mode, c.long ?? undefined);
     if (cost.usd !== null) {
       usd += cost.usd;
-      costed++;
+      costed += c.calls;
     } else if (cost.source === 'unpriced') unpriced.add(model);
   }
   // Failure modes: read only the failed sessions' own events.

@@ -107,12 +107,21 @@ describe('usage_report on the real Claude Code transcripts', () => {
     expect(r.rows.every((x: any) => x.cost_usd === null)).toBe(true);
   });
 
-  it('reads the same calls through any Store (the generic path equals the SQL scan)', async () => {
-    const a = (await loadUsageCalls(cc)).map((c) => JSON.stringify(c)).sort();
-    const b = (await loadUsageCalls(bind(cc) as unknown as Store)).map((c) => JSON.stringify(c)).sort();
-    // One entry per LLM call: as many as the sessions' stored llm_calls.
-    expect(a.length).toBe((cc.db.prepare('SELECT sum(llm_calls) AS n FROM sessions').get() as { n: number }).n);
-    expect(b).toEqual(a);
+  it('reports the same through any Store: the generic path, call by call, equals the grouped SQLite read', async () => {
+    const a = await loadUsageCalls(cc);
+    const b = await loadUsageCalls(bind(cc) as unknown as Store);
+    // Every LLM call once: as many as the sessions' stored llm_calls, grouped or not.
+    const llmCalls = (cc.db.prepare('SELECT sum(llm_calls) AS n FROM sessions').get() as { n: number }).n;
+    expect(a.reduce((n, c) => n + c.calls, 0)).toBe(llmCalls);
+    expect(b.length).toBe(llmCalls);
+    expect(a.length).toBeLessThan(b.length);
+    const generic = bind(cc) as unknown as Store;
+    for (const group_by of ['daily', 'weekly', 'monthly', 'session', 'project']) {
+      for (const mode of ['calculate', 'auto']) {
+        const args = { group_by, mode, breakdown: true, limit: 500, max_bytes: 10_000_000 };
+        expect(await run(generic, args), `${group_by} ${mode}`).toEqual(await run(cc, args));
+      }
+    }
   });
 
   it('is deterministic: the same call twice gives byte-identical JSON', async () => {
@@ -146,6 +155,16 @@ describe('usage_report on Amplifier (recorded costs)', () => {
     expect(row.cost_usd).toBeCloseTo(recorded, 9);
     const calc = (await run(amp, { group_by: 'session', mode: 'calculate' })).rows.find((x: any) => x.key === id);
     expect(calc.cost_usd).toBeGreaterThan(0);
+  });
+
+  it('recorded costs (cost_usd as text in the log) read the same grouped from SQLite as call by call', async () => {
+    const generic = bind(amp) as unknown as Store;
+    for (const mode of ['display', 'auto', 'calculate']) {
+      for (const group_by of ['session', 'daily']) {
+        const args = { group_by, mode, breakdown: true, limit: 500, max_bytes: 10_000_000 };
+        expect(await run(generic, args), `${group_by} ${mode}`).toEqual(await run(amp, args));
+      }
+    }
   });
 });
 
