@@ -10,18 +10,7 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { exportSession } from '../src/tools/export-session/index.js';
 import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
-
-export interface AnalystFigure {
-  figure: string;
-  value: number;
-  unit: string;
-  p95?: number;
-  baseline?: number;
-  baseline_unit?: string;
-  ratio?: number;
-  target?: string;
-  note?: string;
-}
+import type { Figure } from './figure.js';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -55,10 +44,10 @@ function ccusageSeconds(repo: string, configDir: string): number | null {
 }
 
 /** search_sessions over the store of a large corpus (several queries, p50 of each). */
-export async function measureSearch(name: string, db: string, corpusBytes: number): Promise<AnalystFigure[]> {
+export async function measureSearch(name: string, db: string, corpusBytes: number): Promise<Figure[]> {
   const store = new SqliteStore(db);
   try {
-    const out: AnalystFigure[] = [];
+    const out: Figure[] = [];
     for (const [label, args] of [
       ['word_all', { query: 'error', scope: 'all', limit: 20 }],
       ['word_transcript', { query: 'migration', scope: 'transcript', limit: 20 }],
@@ -104,7 +93,7 @@ async function wholeReport(store: SqliteStore, calls: number) {
 }
 
 /** usage_report by session, warm and cold, against ccusage 20 on the same config folder. */
-export async function measureUsage(repo: string, name: string, configDir: string, db: string, work: string): Promise<AnalystFigure[]> {
+export async function measureUsage(repo: string, name: string, configDir: string, db: string, work: string): Promise<Figure[]> {
   const ccusage = ccusageSeconds(repo, configDir);
   const store = new SqliteStore(db);
   let warm: { p50: number; p95: number; sessions: number };
@@ -151,11 +140,11 @@ export async function measureUsage(repo: string, name: string, configDir: string
 }
 
 /** The replay export's size against the source files, per real transcript. */
-export async function measureReplay(fixtures: string, work: string): Promise<AnalystFigure[]> {
+export async function measureReplay(fixtures: string, work: string): Promise<Figure[]> {
   const db = join(work, 'replay-fixtures.db');
   for (const s of ['', '-wal', '-shm', '.ingest-lock']) rmSync(db + s, { force: true });
   const store = new SqliteStore(db);
-  const out: AnalystFigure[] = [];
+  const out: Figure[] = [];
   try {
     await ingestPaths(store, [join(fixtures, 'claude-code')]);
     const { sessions } = await store.listSessions({ format: 'claude-code', topLevelOnly: true, limit: 100, offset: 0 });

@@ -4,6 +4,7 @@
 // Then the forensic tools' p50/p95 latency on the ingested stores (tool-latency.ts).
 // Then the analyst figures (analyst-bench.ts): usage_report vs ccusage 20, search_sessions over a
 // 1 GB corpus (BENCH_SEARCH_MB), replay export sizes on the real transcripts.
+// Then the surfaces: HTTP under load (http-bench.ts) and MCP over HTTP (mcp-bench.ts).
 // Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300). BENCH_REUSE_STORES=1 skips the
 // ingest figures and measures latency on the stores of the previous run.
 
@@ -15,6 +16,10 @@ import { generateControlPlane } from './generators/control-plane.js';
 import { bareParse } from './baseline.js';
 import { measureReplay, measureSearch, measureUsage } from './analyst-bench.js';
 import { measureToolLatency } from './tool-latency.js';
+import type { Figure } from './figure.js';
+import { measureHttp } from './http-bench.js';
+import { measureMcp } from './mcp-bench.js';
+import { ingestPaths } from '../src/ingest/ingest.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
@@ -22,16 +27,6 @@ const WORK = join(REPO, '.bench');
 const CC_MB = Number(process.env.BENCH_CC_MB ?? 500);
 const CP_MB = Number(process.env.BENCH_CP_MB ?? 300);
 const SEARCH_MB = Number(process.env.BENCH_SEARCH_MB ?? 1000);
-
-interface Figure {
-  figure: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  baseline_unit?: string;
-  ratio?: number;
-  target?: string;
-}
 
 function corpus(name: string, mb: number, make: (dir: string) => { bytes: number }): string {
   const dir = join(WORK, `${name}-${mb}mb`);
@@ -117,7 +112,7 @@ mkdirSync(WORK, { recursive: true });
 const cc = corpus('claude-code', CC_MB, (dir) => generateClaudeCode(dir, { targetBytes: CC_MB * 1e6, seed: 1 }));
 const cp = corpus('control-plane', CP_MB, (dir) => generateControlPlane(dir, { sessions: Math.max(20, Math.round(CP_MB * 2)), seed: 1, targetBytes: CP_MB * 1e6 }));
 const reuse = process.env.BENCH_REUSE_STORES === '1';
-const figures: object[] = reuse ? [] : [...measure('claude-code', cc), ...measure('control-plane', cp)];
+const figures: Figure[] = reuse ? [] : [...measure('claude-code', cc), ...measure('control-plane', cp)];
 for (const [name, format] of [['claude-code', 'claude-code'], ['control-plane', 'control-plane']] as const) {
   const store = new SqliteStore(join(WORK, `${name}.db`));
   try {
@@ -136,5 +131,17 @@ if (!reuse || !existsSync(searchDb)) {
 }
 figures.push(...(await measureSearch('claude-code-search', searchDb, SEARCH_MB * 1e6)));
 figures.push(...(await measureReplay(join(REPO, '..', 'shared', 'fixtures'), WORK)));
+// Surfaces: the HTTP API under load (autocannon, 100 connections, BENCH_HTTP_SECONDS, default 30)
+// and MCP over HTTP, on the real transcripts, against in-process calls of the same tools.
+const surfacesDb = join(WORK, 'surfaces-fixtures.db');
+for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(surfacesDb + suffix, { force: true });
+{
+  const store = new SqliteStore(surfacesDb);
+  const fixtures = join(REPO, '..', 'shared', 'fixtures');
+  await ingestPaths(store, [join(fixtures, 'claude-code'), join(fixtures, 'control-plane', 'normal')]);
+  await store.close();
+}
+figures.push(...(await measureHttp(surfacesDb, '8463c716-a2ea-4c14-9efa-87158ebd9f20', { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 30) })));
+figures.push(...(await measureMcp(surfacesDb)));
 const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -6,18 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
 import type { Store } from '../src/store/store.js';
+import type { Figure } from './figure.js';
 
-export interface LatencyFigure {
-  figure: string;
-  value: number;
-  unit: string;
-  p95?: number;
+export interface LatencyFigure extends Figure {
   calls?: number;
-  baseline?: number;
-  baseline_unit?: string;
-  ratio?: number;
-  target?: string;
-  note?: string;
 }
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 25);

@@ -17,6 +17,11 @@ export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends
   description: string;
   input: I;
   output: z.ZodTypeAny;
+  /**
+   * The tool may modify files outside the store (e.g. rewind with apply). Surfaces derive their
+   * hints from it (MCP readOnlyHint/destructiveHint); absent means read-only.
+   */
+  destructive?: boolean;
   /** Returns the success body (without `status`); throws HindsightError for tool errors. */
   handler(args: z.infer<I>, ctx: ToolContext): Promise<O>;
 }

@@ -48,6 +48,15 @@ Usage:
   hindsight rewind ID (--to-turn N | --to-message N | --before TIMESTAMP) [--apply] [--force] [--json]
       Cut a Claude Code or Amplifier session back so the agent can resume there. A dry run unless
       --apply; backups first; refuses live sessions (written in the last 60 s) unless --force.
+  hindsight mcp [--db FILE] [--root PATH]
+      Serve the tools to agents over MCP on stdin/stdout (claude mcp add hindsight -- npx hindsight mcp).
+  hindsight mcp --http [--host 127.0.0.1] [--port N] [--token T] [--db FILE] [--root PATH]
+      Serve MCP over Streamable HTTP at http://HOST:PORT/mcp (default port 7437; 0 = any free port).
+      A token (--token or HINDSIGHT_TOKEN) is required when HOST is not loopback.
+  hindsight serve [--host 127.0.0.1] [--port N] [--token T] [--db FILE] [--root PATH]
+      Serve the HTTP API (POST /api/tools/<name>, GET views, /api/openapi.json) and the web viewer
+      at http://HOST:PORT/ (default port 7718; 0 = any free port). A token (--token or
+      HINDSIGHT_TOKEN) is required when HOST is not loopback; with one, /api needs Bearer auth.
   hindsight tools [--json]
       List the tools (--json: names, descriptions and JSON schemas).
   hindsight tool NAME ['{"json": "args"}'] [--db FILE]
@@ -185,6 +194,16 @@ async function run(argv: string[]): Promise<number> {
         else out(`${formatSummary(summary)}\nStore: ${store.location}`);
         return summary.roots.some((r) => r.error) ? 1 : 0;
       });
+    case 'mcp': {
+      // Loaded here so other commands do not pay for the MCP SDK at start-up.
+      const { runMcpCommand } = await import('../mcp/command.js');
+      return runMcpCommand({ db: values.db, root: values.root, http: values.http, host: values.host, port: values.port, token: values.token });
+    }
+    case 'serve': {
+      // Loaded here so other commands do not pay for hono at start-up.
+      const { serveCommand } = await import('../http/serve-command.js');
+      return serveCommand({ db: values.db, host: values.host, port: values.port, token: values.token, root: values.root });
+    }
     case 'tools':
       if (values.json) out(JSON.stringify(describeTools(), null, 2));
       else for (const t of TOOLS) out(`${t.name.padEnd(22)} ${t.description.split('. ')[0]}.`);

@@ -49,6 +49,8 @@ function targetOf(args: z.infer<typeof input>): Target {
 export const rewindSession = defineTool({
   name: 'rewind_session',
   title: 'Rewind a session',
+  // With apply: true it truncates the agent's own log files (backups first).
+  destructive: true,
   description:
     "Cut a Claude Code or Amplifier session back to a turn (to_turn), a message (to_message) or a time (before) so the agent can resume from there. Dry run by default: returns the resolved cut (file and line), each file's lines and bytes before and after, what would be removed (messages, events, tool calls) and the turn count before and after. The cut never separates a tool call from its result (it moves before the call). With apply: true it refuses files changed since the last ingest or in the last 60 seconds (unless force), writes `<file>.bak-pre-rewind-<timestamp>` backups, truncates, and records the rewind; re-ingest afterwards (the store keeps the removed lines as an earlier generation). Control Plane sessions are refused (REWIND_REFUSED): their ledgers are hash-chained.",
   input,

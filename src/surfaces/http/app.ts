@@ -1,0 +1,176 @@
+// The HTTP API as a hono app: POST /api/tools/<name> for every registry tool, read-only GET views,
+// the OpenAPI document, and the web viewer's files at /. Testable without a port (app.request).
+
+import { Hono } from 'hono';
+import type { Context, Next } from 'hono';
+import type { Store } from '../../store/store.js';
+import { findTool, TOOLS } from '../../tools/registry.js';
+import { runTool, type AnyTool, type ToolResult } from '../../tools/tool.js';
+import { webAsset } from '../web/assets.js';
+import { authorize, loopbackHostCheck } from './auth.js';
+import { readJsonBody } from './body.js';
+import { GET_ROUTES } from './conveniences.js';
+import { buildOpenApi } from './openapi.js';
+import { queryToArgs } from './query-args.js';
+import { statusForCode } from './status-map.js';
+import { inputSchema, toolDescriptions } from './tool-schemas.js';
+import { turnTaker } from './turns.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpAppOptions {
+  store: Store;
+  /** When set, every /api request needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Request bodies above this are refused with 413 (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Root of the workspace file tools (default: the current directory). */
+  workspaceRoot?: string;
+  /** Which Host headers to serve (DNS-rebinding defence); default: loopback names on any port. */
+  allowedHost?: (hostHeader: string) => boolean;
+  /** Where unexpected exceptions are reported (their stack never reaches the client). */
+  logError?: (err: unknown) => void;
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+function fail(c: Context, code: string, error: string, headers: Record<string, string> = {}): Response {
+  return c.json({ status: 'error', error, code }, statusForCode(code) as 400, headers);
+}
+
+function answer(c: Context, result: ToolResult): Response {
+  return c.json(result, (result.status === 'ok' ? 200 : statusForCode(result.code)) as 200);
+}
+
+function notAllowed(c: Context, allow: string): Response {
+  return fail(c, 'METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}; use ${allow}.`, { Allow: allow });
+}
+
+function unknownTool(c: Context, name: string): Response {
+  return fail(c, 'UNKNOWN_TOOL', `There is no tool "${name}". Known tools: ${TOOLS.map((t) => t.name).join(', ')} (GET /api/tools describes them).`);
+}
+
+/**
+ * The hono app behind `hindsight serve`.
+ *
+ * @example
+ * const app = createHttpApp({ store });
+ * const res = await app.request('/api/tools/list_sessions', { method: 'POST', body: '{"limit":5}', headers: { 'content-type': 'application/json' } });
+ */
+export function createHttpApp(options: HttpAppOptions): Hono {
+  const { store, token, workspaceRoot } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedHost = options.allowedHost ?? loopbackHostCheck(() => undefined);
+  const take = turnTaker();
+  const run = async (tool: AnyTool, args: unknown) => {
+    await take();
+    return runTool(tool, args, { store, workspaceRoot });
+  };
+  let openApi: ReturnType<typeof buildOpenApi> | undefined;
+  const app = new Hono();
+
+  app.use('*', async (c: Context, next: Next) => {
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    if (!allowedHost(host)) {
+      c.res = fail(
+        c,
+        'HOST_NOT_ALLOWED',
+        `This server only answers requests addressed to it by a loopback name (localhost, 127.0.0.1, [::1] or the address it listens on, with its port), not "${host}". Open it by one of those (a page on another name could be a DNS-rebinding attack).`,
+      );
+    } else {
+      await next();
+    }
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+  });
+
+  app.use('/api/*', async (c: Context, next: Next) => {
+    if (!authorize(c.req.raw, token)) {
+      c.res = fail(
+        c,
+        'UNAUTHORIZED',
+        'This server needs a token: send the header "Authorization: Bearer <token>" with the token given to hindsight serve (--token or HINDSIGHT_TOKEN). In the web viewer, open /#token=<token>.',
+        { 'WWW-Authenticate': 'Bearer realm="hindsight"' },
+      );
+    } else if (!['GET', 'HEAD'].includes(c.req.method) && !sameOrigin(c)) {
+      c.res = fail(
+        c,
+        'CROSS_ORIGIN',
+        `Requests from ${c.req.header('origin')} are refused: this API does not serve other origins. Call it from the viewer it serves, or from a program (which sends no Origin header).`,
+      );
+    } else {
+      await next();
+    }
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+
+  app.post('/api/tools/:name', async (c) => {
+    const name = c.req.param('name');
+    const tool = findTool(name);
+    if (!tool) return unknownTool(c, name);
+    const body = await readJsonBody(c.req.raw, maxBodyBytes);
+    if (!body.ok) return fail(c, body.code, body.error);
+    return answer(c, await run(tool, body.args));
+  });
+  app.all('/api/tools/:name', (c) => (findTool(c.req.param('name')) ? notAllowed(c, 'POST') : unknownTool(c, c.req.param('name'))));
+
+  app.get('/api/tools', (c) => c.json(toolDescriptions()));
+  app.all('/api/tools', (c) => notAllowed(c, 'GET'));
+  app.get('/api/openapi.json', (c) => c.json((openApi ??= buildOpenApi({ tokenRequired: token !== undefined }))));
+  app.all('/api/openapi.json', (c) => notAllowed(c, 'GET'));
+
+  for (const route of GET_ROUTES) {
+    const tool = findTool(route.tool);
+    // GET must be safe to repeat and prefetch: a tool that can change files is POST-only.
+    if (!tool || tool.destructive) continue;
+    app.get(route.path, async (c) => {
+      const args = queryToArgs(new URL(c.req.url).searchParams, inputSchema(route.tool), route.aliases);
+      for (const [param, arg] of Object.entries(route.pathArgs)) args[arg] = c.req.param(param);
+      return answer(c, await run(tool, args));
+    });
+    app.all(route.path, (c) => notAllowed(c, 'GET'));
+  }
+
+  app.all('/api', (c) => fail(c, 'NOT_FOUND', notFoundSentence(c.req.path)));
+  app.all('/api/*', (c) => fail(c, 'NOT_FOUND', notFoundSentence(c.req.path)));
+
+  app.get('*', (c) => {
+    const asset = webAsset(c.req.path);
+    if (!asset) return c.text('Not found', 404);
+    return c.body(new Uint8Array(asset.body), 200, { 'Content-Type': asset.contentType });
+  });
+  app.all('*', (c) => c.text(`${c.req.method} is not allowed here; the viewer's files are read with GET.`, 405, { Allow: 'GET, HEAD' }));
+
+  app.onError((err, c) => {
+    options.logError?.(err);
+    const res = fail(
+      c,
+      'INTERNAL',
+      `Internal error while answering ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.message : String(err)}. This is a bug in Hindsight; please report it with the request that caused it.`,
+    );
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.headers.set(name, value);
+    if (c.req.path.startsWith('/api')) res.headers.set('Cache-Control', 'no-store');
+    return res;
+  });
+
+  return app;
+}
+
+function notFoundSentence(path: string): string {
+  return `There is no API route ${path}. POST /api/tools/<name> runs a tool; GET /api/openapi.json lists every route.`;
+}
+
+/** A browser always sends Origin on a cross-site POST; programs send none. */
+function sameOrigin(c: Context): boolean {
+  const origin = c.req.header('origin');
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
+  } catch {
+    return false;
+  }
+}

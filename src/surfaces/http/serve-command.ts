@@ -1,0 +1,94 @@
+// `hindsight serve`: open the store, start the HTTP server, say where, and close both cleanly on
+// SIGINT or SIGTERM. Returns the exit code (2 for a command line that cannot be served).
+
+import { HindsightError } from '../../core/errors.js';
+import { openStore } from '../../store/open.js';
+import type { Store } from '../../store/store.js';
+import { startHttpServer, TokenRequiredError } from './server.js';
+
+/** The port `hindsight serve` listens on unless told otherwise. */
+export const DEFAULT_PORT = 7718;
+
+export interface ServeOptions {
+  db?: string;
+  host?: string;
+  port?: string;
+  token?: string;
+  root?: string;
+}
+
+function say(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+function parsePort(value: string | undefined): number | null {
+  if (value === undefined) return DEFAULT_PORT;
+  const n = Number(value);
+  return /^\d+$/.test(value) && n <= 65535 ? n : null;
+}
+
+/**
+ * Run the server until a signal arrives.
+ *
+ * @example process.exitCode = await serveCommand({ db: '/tmp/h.db', port: '0' });
+ */
+export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const port = parsePort(options.port);
+  if (port === null) {
+    say(`hindsight: --port must be a whole number from 0 to 65535 (0 picks any free port); got "${options.port}"`);
+    return 2;
+  }
+  const token = options.token ?? (env.HINDSIGHT_TOKEN || undefined);
+  let store: Store;
+  try {
+    store = await openStore({ db: options.db, env });
+  } catch (err) {
+    if (err instanceof HindsightError) {
+      say(`hindsight: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+  let server;
+  try {
+    server = await startHttpServer({
+      store,
+      host: options.host,
+      port,
+      token,
+      workspaceRoot: options.root ?? process.cwd(),
+      logError: (err) => say(`hindsight serve: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    });
+  } catch (err) {
+    await store.close();
+    if (err instanceof TokenRequiredError) {
+      say(`hindsight: ${err.message}`);
+      return 2;
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      say(
+        `hindsight: cannot listen on ${options.host ?? '127.0.0.1'} port ${port} (${code}): pass another --port (0 picks any free port), or stop what is using it.`,
+      );
+      return 1;
+    }
+    throw err;
+  }
+  say(`Hindsight is serving ${store.location} at ${server.url}/`);
+  if (token) say(`API requests need "Authorization: Bearer <token>"; in a browser, open ${server.url}/#token=<token>.`);
+  say('Press Ctrl-C to stop.');
+  const running = server;
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await running.close();
+  await store.close();
+  say('Hindsight stopped serving.');
+  return 0;
+}

@@ -1,0 +1,101 @@
+// `hindsight mcp [--http]`: open the store, serve MCP over stdio or Streamable HTTP, and close
+// the store on the way out. Returns the exit code (2 for a malformed command line).
+
+import { openStore } from '../../store/open.js';
+import type { Store } from '../../store/store.js';
+import { isLoopbackHost } from './access.js';
+import { DEFAULT_MCP_PORT, startMcpHttpServer, TokenRequired } from './http.js';
+import { serveStdio } from './stdio.js';
+
+export interface McpCommandOptions {
+  db?: string;
+  root?: string;
+  http?: boolean;
+  host?: string;
+  port?: string;
+  token?: string;
+}
+
+function log(line: string): void {
+  process.stderr.write(`hindsight mcp: ${line}\n`);
+}
+
+function usage(message: string): number {
+  process.stderr.write(`hindsight: ${message}\n`);
+  return 2;
+}
+
+function logInternal(tool: string, err: unknown): void {
+  log(`internal error in ${tool}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+}
+
+/** An agent sees only empty lists from an empty store; say so where a person can read it. */
+async function warnIfEmpty(store: Store): Promise<void> {
+  const { total } = await store.listSessions({ limit: 1, offset: 0 });
+  if (total === 0) log(`the store ${store.location} holds no sessions yet: run hindsight ingest (with the same --db) first.`);
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/**
+ * Run the `mcp` command.
+ *
+ * @example
+ * process.exitCode = await runMcpCommand({ db: '/tmp/h.db', http: true, port: '0' });
+ */
+export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
+  const workspaceRoot = opts.root ?? process.cwd();
+  if (!opts.http) {
+    const extra = (['host', 'port', 'token'] as const).filter((k) => opts[k] !== undefined);
+    if (extra.length) return usage(`${extra.map((k) => `--${k}`).join(', ')} only apply with --http (stdio needs no address or token)`);
+    const store = await openStore({ db: opts.db });
+    try {
+      log(`serving ${store.location} over stdio`);
+      await warnIfEmpty(store);
+      await serveStdio({ store, workspaceRoot, onInternalError: logInternal });
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
+
+  const host = opts.host ?? '127.0.0.1';
+  let port = DEFAULT_MCP_PORT;
+  if (opts.port !== undefined) {
+    port = Number(opts.port);
+    if (!/^\d+$/.test(opts.port) || port > 65535) return usage(`--port must be a whole number from 0 to 65535 (0 = any free port), got "${opts.port}"`);
+  }
+  const token = opts.token || process.env.HINDSIGHT_TOKEN || undefined;
+  if (!isLoopbackHost(host) && !token) return usage(TokenRequired(host).message);
+
+  const store = await openStore({ db: opts.db });
+  try {
+    let server;
+    try {
+      server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, onInternalError: logInternal });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') log(`port ${port} on ${host} is already in use. Pick another with --port N, or --port 0 for any free port.`);
+      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') log(`cannot listen on ${host}: no such address on this machine. Pass --host 127.0.0.1 or one of its own addresses.`);
+      else throw err;
+      return 1;
+    }
+    log(`serving ${store.location} at ${server.url}${token ? ' (bearer token required)' : ''}`);
+    await warnIfEmpty(store);
+    await untilSignal();
+    await server.close();
+  } finally {
+    await store.close();
+  }
+  return 0;
+}

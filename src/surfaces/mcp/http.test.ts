@@ -1,0 +1,119 @@
+// startMcpHttpServer on loopback with the SDK's own Streamable HTTP client: tools listed and
+// called, the bearer token enforced, DNS-rebinding Hosts refused, non-loopback without a token refused.
+
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../tools/registry.js';
+import type { Store } from '../../store/store.js';
+import { startMcpHttpServer, type McpHttpServer } from './http.js';
+import { CC_SESSION, fixtureStore } from './test-store.js';
+
+let store: Store;
+let open: McpHttpServer;
+let guarded: McpHttpServer;
+const TOKEN = 'test-token-0123456789';
+
+async function connect(url: string, token?: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+  });
+  const client = new Client({ name: 'hindsight-http-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+/** A raw POST with full control of the headers (fetch will not send a forged Host). */
+function post(url: string, headers: Record<string, string>, method = 'POST'): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(method === 'POST' ? INIT : undefined);
+  });
+}
+
+beforeAll(async () => {
+  let root: string;
+  ({ store, root } = await fixtureStore());
+  open = await startMcpHttpServer({ store, port: 0, workspaceRoot: root });
+  guarded = await startMcpHttpServer({ store, port: 0, token: TOKEN });
+});
+
+afterAll(async () => {
+  await open.close();
+  await guarded.close();
+  await store.close();
+});
+
+describe('startMcpHttpServer', () => {
+  it('serves every tool at http://127.0.0.1:PORT/mcp to the SDK client', async () => {
+    expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect(open.url);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+      const list = (await client.callTool({ name: 'list_sessions', arguments: { limit: 3 } })) as CallToolResult;
+      expect(list.isError).toBeFalsy();
+      expect(list.structuredContent).toMatchObject({ status: 'ok', returned: 3 });
+      const overview = (await client.callTool({ name: 'session_overview', arguments: { session_id: CC_SESSION } })) as CallToolResult;
+      expect(overview.structuredContent).toMatchObject({ status: 'ok' });
+      expect(overview.content[0]).toMatchObject({ type: 'text' });
+      const file = (await client.callTool({ name: 'read_file', arguments: { path: 'README.md', limit: 2 } })) as CallToolResult;
+      expect(file.structuredContent).toMatchObject({ status: 'ok' });
+      const bad = (await client.callTool({ name: 'get_session', arguments: { session_id: 'nope' } })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+      expect(bad.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^No session .*"nope".*list_sessions/) });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers 401 without the bearer token, and serves with it', async () => {
+    const none = await post(guarded.url, {});
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(JSON.parse(none.body).error.message).toMatch(/needs a token/);
+    expect((await post(guarded.url, { authorization: 'Bearer wrong' })).status).toBe(401);
+    await expect(connect(guarded.url)).rejects.toThrow();
+    const client = await connect(guarded.url, TOKEN);
+    try {
+      const r = (await client.callTool({ name: 'list_sessions', arguments: { limit: 1 } })) as CallToolResult;
+      expect(r.structuredContent).toMatchObject({ status: 'ok', returned: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a request addressed to another Host name (DNS rebinding), other paths and GET', async () => {
+    const port = new URL(open.url).port;
+    const rebound = await post(open.url, { host: `attacker.example:${port}` });
+    expect(rebound.status).toBe(403);
+    expect((await post(open.url, { host: `localhost:${port}` })).status).toBe(200);
+    expect((await post(open.url.replace('/mcp', '/other'), {})).status).toBe(404);
+    const get = await post(open.url, {}, 'GET');
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+  });
+
+  it('refuses to listen on a non-loopback host without a token', async () => {
+    await expect(startMcpHttpServer({ store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/without a token.*--token/);
+  });
+});

@@ -1,0 +1,158 @@
+// buildServer with the SDK's own Client over an in-memory linked transport: every tool listed
+// once with schemas and hints, every tool's result accepted by the client's output validation,
+// tool errors as isError sentences, max_bytes honoured.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../tools/registry.js';
+import type { Store } from '../../store/store.js';
+import { openStore } from '../../store/open.js';
+import { buildServer } from './server.js';
+import { CC_SESSION, fixtureStore } from './test-store.js';
+
+let store: Store;
+let db: string;
+let root: string;
+let client: Client;
+
+async function connect(s: Store, workspaceRoot?: string): Promise<Client> {
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await buildServer({ store: s, workspaceRoot }).connect(serverSide);
+  const c = new Client({ name: 'hindsight-test', version: '1.0.0' });
+  await c.connect(clientSide);
+  return c;
+}
+
+async function call(name: string, args: Record<string, unknown>, c = client): Promise<CallToolResult> {
+  return (await c.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function text(r: CallToolResult): string {
+  const item = r.content[0];
+  if (item?.type !== 'text') throw new Error('expected a text item');
+  return item.text;
+}
+
+beforeAll(async () => {
+  ({ store, db, root } = await fixtureStore());
+  client = await connect(store, root);
+});
+
+afterAll(async () => {
+  await client.close();
+  await store.close();
+});
+
+describe('buildServer', () => {
+  it('lists every registry tool once, with input and output schemas and hints', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.description).toBeTruthy();
+      expect(t.annotations?.readOnlyHint).toBe(t.name !== 'rewind_session');
+      expect(t.annotations?.destructiveHint).toBe(t.name === 'rewind_session');
+    }
+    expect(client.getServerVersion()?.name).toBe('hindsight');
+    // Portable spelling: one type per schema node (nullable as anyOf), no draft stamp.
+    const typeArrays: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray((node as { type?: unknown }).type)) typeArrays.push(path);
+      for (const [k, v] of Object.entries(node)) if (k !== 'enum' && k !== 'default') walk(v, `${path}.${k}`);
+    };
+    for (const t of tools) walk({ input: t.inputSchema, output: t.outputSchema }, t.name);
+    expect(typeArrays).toEqual([]);
+    expect(tools.every((t) => !('$schema' in t.inputSchema) && !('$schema' in (t.outputSchema ?? {})))).toBe(true);
+  });
+
+  it('answers every tool with structuredContent the client validates against its output schema', async () => {
+    const cp = (await call('list_sessions', { format: 'control-plane', limit: 1 })).structuredContent as { sessions: { session_id: string }[] };
+    const plane = cp.sessions[0]!.session_id;
+    const calls: [string, Record<string, unknown>][] = [
+      ['list_sessions', { top_level_only: false, limit: 100 }],
+      ['session_overview', { session_id: CC_SESSION }],
+      ['session_overview', { session_id: plane }],
+      ['reconstruct_session', { session_id: CC_SESSION, verbosity: 'full', include_prompts: true, include_tool_payloads: true }],
+      ['reconstruct_session', { session_id: plane }],
+      ['query_ledger', { ledger: 'ho2m' }],
+      ['query_ledger_full', { ledger: 'governance' }],
+      ['grep_jsonl', { pattern: 'SESSION', ledger: 'ho2m' }],
+      ['grep_jsonl', { pattern: 'tool_use', session_id: CC_SESSION }],
+      ['search_sessions', { query: 'budget', scope: 'all' }],
+      ['get_session', { session_id: CC_SESSION }],
+      ['get_events', { session_id: CC_SESSION, fields: ['message.usage.input_tokens'] }],
+      ['analyze_events', { session_id: CC_SESSION, analysis: 'summary' }],
+      ['analyze_events', { session_id: CC_SESSION, analysis: 'errors' }],
+      ['analyze_events', { session_id: CC_SESSION, analysis: 'timeline' }],
+      ['analyze_events', { session_id: CC_SESSION, analysis: 'usage' }],
+      ['export_session', { session_id: CC_SESSION, format: 'replay' }],
+      ['export_session', { session_id: CC_SESSION, format: 'markdown' }],
+      ['export_session', { session_id: CC_SESSION, format: 'jsonl' }],
+      ['usage_report', { group_by: 'daily', breakdown: true }],
+      ['usage_report', { group_by: 'session' }],
+      ['rewind_session', { session_id: CC_SESSION, to_turn: 1 }],
+      ['raw_lines', { session_id: CC_SESSION, limit: 3 }],
+      ['sources', { section: 'files' }],
+      ['sources', { section: 'defects' }],
+      ['verify_ledger', { ledger: 'ho2m' }],
+      ['list_files', {}],
+      ['read_file', { path: 'README.md', limit: 5 }],
+    ];
+    const covered = new Set(calls.map(([n]) => n));
+    // Tools added to the registry later still get called (with no arguments) and must not break the client.
+    for (const t of TOOLS) if (!covered.has(t.name)) calls.push([t.name, {}]);
+    for (const [name, args] of calls) {
+      const r = await call(name, args);
+      if (!covered.has(name)) continue;
+      expect(r.isError, `${name} ${JSON.stringify(args)}: ${text(r)}`).toBeFalsy();
+      expect((r.structuredContent as { status: string }).status).toBe('ok');
+      expect(JSON.parse(text(r))).toEqual(r.structuredContent);
+    }
+  });
+
+  it('returns a bad argument as isError with a sentence, not a protocol error', async () => {
+    const r = await call('list_sessions', { limit: 0 });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    expect(text(r)).toMatch(/^Invalid arguments for list_sessions: limit.*1 to 500/);
+    expect(r._meta?.['hindsight/code']).toBe('INVALID_ARGUMENTS');
+  });
+
+  it('returns an unknown session as isError SESSION_NOT_FOUND', async () => {
+    const r = await call('session_overview', { session_id: 'no-such-session' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('No session with id "no-such-session"');
+    expect(r._meta?.['hindsight/code']).toBe('SESSION_NOT_FOUND');
+  });
+
+  it('keeps both the text and the structured result within max_bytes', async () => {
+    const r = await call('list_sessions', { top_level_only: false, limit: 100, max_bytes: 1500 });
+    expect(r.isError).toBeFalsy();
+    const body = r.structuredContent as { truncated?: boolean; returned: number; count: number };
+    expect(body.truncated).toBe(true);
+    expect(body.returned).toBeLessThan(body.count);
+    expect(Buffer.byteLength(text(r))).toBeLessThanOrEqual(1500);
+    expect(Buffer.byteLength(JSON.stringify(r.structuredContent))).toBeLessThanOrEqual(1500);
+  });
+
+  it('treats an unknown tool as a protocol error naming the known tools', async () => {
+    await expect(client.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow(/Unknown tool "drop_tables".*list_sessions/);
+  });
+
+  it('turns an unexpected failure inside a tool into an isError result', async () => {
+    const closed = await openStore({ db });
+    await closed.close();
+    const c = await connect(closed);
+    try {
+      const r = await call('list_sessions', {}, c);
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/^Hindsight failed inside list_sessions \(.+\)\. This is a bug/);
+    } finally {
+      await c.close();
+    }
+  });
+});

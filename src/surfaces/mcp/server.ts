@@ -1,0 +1,75 @@
+// buildServer: the MCP server over the tool registry, without side effects (no listening, no
+// output), so stdio, HTTP and tests connect the same server to their own transports.
+
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { findTool, TOOLS } from '../../tools/registry.js';
+import { runTool, type ToolContext } from '../../tools/tool.js';
+import { internalErrorResult, toCallResult } from './call-result.js';
+import { mcpTools } from './tool-list.js';
+
+let version: string | undefined;
+// The SDK builds an Ajv instance per Server unless given one (~0.4 ms): HTTP builds a server per
+// request, so they share one. This server never validates with it (no elicitation).
+let validator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * The package version, read once; the module runs from src/ (tests) and from dist/src/ (CLI).
+ *
+ * @example packageVersion() // '0.1.0'
+ */
+export function packageVersion(): string {
+  if (version) return version;
+  for (const rel of ['../../../package.json', '../../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'hindsight' && pkg.version) return (version = pkg.version);
+    } catch {
+      // Not at this depth; try the next one.
+    }
+  }
+  return (version = '0.0.0');
+}
+
+export interface BuildServerOptions extends ToolContext {
+  /** Called with unexpected tool failures (they still reach the client as isError results). */
+  onInternalError?: (tool: string, err: unknown) => void;
+}
+
+/**
+ * An MCP server with every registry tool, validated and run through runTool.
+ *
+ * @example
+ * const server = buildServer({ store });
+ * await server.connect(new StdioServerTransport());
+ */
+export function buildServer(options: BuildServerOptions): Server {
+  const { onInternalError, ...ctx } = options;
+  const server = new Server(
+    { name: 'hindsight', title: 'Hindsight', version: packageVersion() },
+    {
+      capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
+      instructions:
+        'Hindsight answers questions about AI-agent sessions from an evidence store. Start with list_sessions or search_sessions, then session_overview for one session; every result is paginated (limit/offset) and capped (max_bytes).',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    const tool = findTool(name);
+    if (!tool) {
+      // An unknown tool is a protocol error in MCP (the client asked for something not listed).
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Known tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+    }
+    try {
+      return toCallResult(await runTool(tool, args ?? {}, ctx));
+    } catch (err) {
+      onInternalError?.(name, err);
+      return internalErrorResult(name, err);
+    }
+  });
+  return server;
+}
