@@ -97,6 +97,12 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify(result, null, 2).slice(0, 1500)}\n`);
     }
 
+    heading('11. hindsight usage session --limit 5   (tokens and cost, each LLM call once)');
+    await friendly('usage', ['session'], { limit: 5 });
+
+    heading('12. hindsight inspect --metrics --limit 8   (recent sessions: model, steps, tool calls, files changed)');
+    await friendly('inspect', [], { metrics: true, limit: 8 });
+
     heading('Try next');
     const h = './bin/hindsight';
     process.stdout.write(
@@ -108,6 +114,10 @@ async function main(): Promise<void> {
         `${h} ledger --ledger ho2m --type TURN_RECORDED --db ${db}`,
         `${h} tool list_sessions '{"format":"amplifier","limit":5}' --db ${db}`,
         `${h} tool sources '{"section":"files","limit":5}' --db ${db}`,
+        `${h} inspect --metrics --stats --days 3650 --db ${db}`,
+        `${h} export SESSION_ID --format markdown --db ${db}`,
+        `${h} serve --db ${db}            # the web viewer and HTTP API at http://127.0.0.1:7718/`,
+        `${h} mcp --db ${db}              # the tools for an agent over MCP (stdio)`,
         `${h} tools --json`,
         `${h} ingest ~/.claude            # your own Claude Code sessions (default store)`,
         `${h} ingest ../shared/fixtures/control-plane/edge --db /tmp/edge.db   # a plane root with defects`,

@@ -179,7 +179,7 @@ describe('npm run demo', () => {
     const { spawnSync } = await import('node:child_process');
     const res = spawnSync(process.execPath, [join(REPO, 'dist', 'demo', 'run-demo.js')], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
     expect(res.status).toBe(0);
-    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions --top-level', '4. hindsight session', '5. hindsight show', '6. hindsight timeline', '7. hindsight show SES-', '8. hindsight ledger', '9. hindsight grep', '10. hindsight tool raw_lines', 'Try next']) {
+    for (const section of ['1. Generating', '2. hindsight ingest', '3. hindsight sessions --top-level', '4. hindsight session', '5. hindsight show', '6. hindsight timeline', '7. hindsight show SES-', '8. hindsight ledger', '9. hindsight grep', '10. hindsight tool raw_lines', '11. hindsight usage session', '12. hindsight inspect --metrics', 'Try next']) {
       expect(res.stdout).toContain(section);
     }
     expect(res.stdout).toMatch(/claude-code/);
@@ -189,5 +189,7 @@ describe('npm run demo', () => {
     expect(res.stdout).toMatch(/The user started with “/); // the about paragraph of show
     expect(res.stdout).toMatch(/\d+ of \d+ events; next page: hindsight timeline/);
     expect(res.stdout).toMatch(/HO1\/ledger\/ho1m\.jsonl:\d+\s+TOOL_CALL/);
+    expect(res.stdout).toMatch(/^TOTAL\s+\d+\s+.*\$\d+\.\d\d/m); // the usage table's totals, priced
+    expect(res.stdout).toMatch(/^DATE\s+FORMAT\s+MODEL\s+STEPS\s+TOOL CALLS\s+STATUS\s+FILES/m);
   });
 });
