@@ -1,26 +1,34 @@
-// Choosing and opening a store: `--db FILE`, else $HINDSIGHT_DB, else the XDG data folder.
+// Choosing and opening a store: `--db FILE|URL`, else $HINDSIGHT_DB, else the XDG data folder.
+// A postgres:// or postgresql:// URL opens the PostgreSQL engine; anything else is a SQLite file.
 
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Store } from './store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
+import { isPostgresUrl } from './postgres/url.js';
 
 /**
  * The database path design.md defines: $HINDSIGHT_DB, else $XDG_DATA_HOME/hindsight/hindsight.db,
  * else ~/.local/share/hindsight/hindsight.db.
  */
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.HINDSIGHT_DB) return resolve(env.HINDSIGHT_DB);
+  if (env.HINDSIGHT_DB) return isPostgresUrl(env.HINDSIGHT_DB) ? env.HINDSIGHT_DB : resolve(env.HINDSIGHT_DB);
   const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
   return join(dataHome, 'hindsight', 'hindsight.db');
 }
 
 /**
- * Open the store at `db` (a file path), or the default one.
+ * Open the store at `db` (a file path or a PostgreSQL URL), or the default one.
  *
  * @example const store = await openStore({ db: '/tmp/h.db' });
+ * @example const team = await openStore({ db: 'postgres://me@db.internal/hindsight?schema=team' });
  */
 export async function openStore(options: { db?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Store> {
-  const location = options.db ? resolve(options.db) : defaultDbPath(options.env);
-  return new SqliteStore(location);
+  const target = options.db || defaultDbPath(options.env);
+  if (isPostgresUrl(target)) {
+    // Loaded on demand: SQLite users never pay for the driver at start-up.
+    const { PostgresStore } = await import('./postgres/postgres-store.js');
+    return PostgresStore.open(target);
+  }
+  return new SqliteStore(resolve(target));
 }
