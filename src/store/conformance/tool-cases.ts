@@ -88,6 +88,6 @@ export async function toolCases(store: Store): Promise<Map<string, ToolCase[]>> 
   add('inspect_metrics', { view: 'recent' });
   add('inspect_metrics', { view: 'stats', until: '2026-11-01', days: 3660 });
   add('list_files', { path: '.' });
-  add('read_file', { path: 'package.json', limit: 5 });
+  add('read_file', { path: 'README.md', limit: 5 });
   return cases;
 }

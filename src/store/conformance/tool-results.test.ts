@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, REPO } from '../../../test/helpers.js';
+import { FIXTURES } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { TOOLS } from '../../tools/registry.js';
 import { runTool } from '../../tools/tool.js';
@@ -56,7 +56,8 @@ describe.skipIf(unavailable !== null)('SQLite and PostgreSQL give identical tool
     let ok = 0;
     let transcriptMatches = 0;
     for (const c of list) {
-      const ctx = { workspaceRoot: REPO };
+      // A folder nothing writes to while tests run (the repository gains screenshots and builds).
+      const ctx = { workspaceRoot: join(FIXTURES, 'claude-code') };
       const [ra, rb] = [await runTool(tool, c.args, { ...ctx, store: a }), await runTool(tool, c.args, { ...ctx, store: b })];
       if (ra.status === 'ok') ok++;
       if (name === 'search_sessions' && Array.isArray(ra.matches)) {
