@@ -179,6 +179,11 @@ export async function planFile(
       await writer.touchFile(current.id, { size: stat.size, mtimeMs: stat.mtimeMs });
       return skip();
     }
+    // A crash between planning a document and writing it leaves its record empty: fill that one
+    // in rather than keeping an empty generation behind a new one.
+    if (current && current.contentHash === null && current.lines === 0) {
+      return { kind: 'document', record: current, source, importer, stat, bytes, contentHash, outcome };
+    }
     // A document is rewritten in place by its writer on every save: a new version, not a defect.
     if (current) await writer.supersedeFile(current.id, 'new_version');
     const record = await newFile((current?.generation ?? 0) + 1);

@@ -1,7 +1,7 @@
 // Pipeline behaviour: idempotence, incremental appends, held-back lines, rewrites, evidence
 // after deletion, and the single-writer lock — on real fixtures in temp folders.
 
-import { appendFileSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, fingerprint, tempDir } from '../../test/helpers.js';
@@ -36,6 +36,28 @@ describe('ingest pipeline', () => {
     expect(second.events).toBe(0);
     expect(fingerprint(store)).toBe(before);
     await store.close();
+  });
+
+  it('fills in a document whose record a crash left empty, instead of keeping an empty generation', async () => {
+    const root = copyFixture('amplifier/normal');
+    const rel = 'projects/-Users-jonas.weber-code-storefront-web/sessions/ffe1fc2a-7f03-488a-a918-7e4d085b8270/metadata.json';
+    const clean = freshStore();
+    await ingestPaths(clean, [root]);
+    // The crash: a run planned metadata.json (created its record) and died before writing it.
+    const crashed = freshStore();
+    const writer = await crashed.beginIngest();
+    const rootId = await writer.rootId(realpathSync(root), 'amplifier');
+    await writer.createFile(
+      { rootId, path: join(realpathSync(root), rel), relPath: rel, format: 'amplifier', ledger: 'metadata', ledgerRank: 0, sessionId: 'ffe1fc2a-7f03-488a-a918-7e4d085b8270', kind: 'document', evidenceOnly: false, chainGroup: null },
+      1,
+    );
+    await writer.release();
+    await ingestPaths(crashed, [root]);
+    const files = (s: SqliteStore) => s.db.prepare('SELECT rel_path, generation, superseded, lines FROM files ORDER BY rel_path, generation').all();
+    expect(files(crashed)).toEqual(files(clean));
+    expect(fingerprint(crashed)).toBe(fingerprint(clean));
+    await clean.close();
+    await crashed.close();
   });
 
   it('picks up appended lines and ends where one clean run ends', async () => {
