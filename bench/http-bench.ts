@@ -4,23 +4,21 @@
 // Standalone: node dist/bench/http-bench.js [DB] [SESSION_ID] [--seconds N] [--connections N]
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { ingestPaths } from '../src/ingest/ingest.js';
 import { openStore } from '../src/store/open.js';
 import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
 import type { Figure } from './figure.js';
+import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
 
 export type { Figure } from './figure.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'hindsight');
-const FIXTURE_SESSION = '8463c716-a2ea-4c14-9efa-87158ebd9f20';
 const TOOLS = ['session_overview', 'reconstruct_session'] as const;
 /** autocannon's default: a request unanswered for 10 s is an error (a starved connection). */
 const TIMEOUT_S = 10;
@@ -176,15 +174,6 @@ export async function measureHttp(
   } finally {
     child.kill('SIGTERM');
   }
-}
-
-async function fixtureStore(): Promise<string> {
-  const db = join(mkdtempSync(join(tmpdir(), 'hs-http-bench-')), 'h.db');
-  const store = await openStore({ db });
-  const fixtures = resolve(REPO, '..', 'shared', 'fixtures');
-  await ingestPaths(store, [join(fixtures, 'claude-code'), join(fixtures, 'control-plane', 'normal')]);
-  await store.close();
-  return db;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -3,18 +3,16 @@
 // the baseline (ratio = surface / in-process). Standalone: node dist/bench/mcp-bench.js [DB].
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ingestPaths } from '../src/ingest/ingest.js';
 import { openStore } from '../src/store/open.js';
 import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
 import type { Figure } from './figure.js';
+import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
 
 export type { Figure } from './figure.js';
 
@@ -141,15 +139,6 @@ export async function measureMcp(db: string): Promise<Figure[]> {
     await Promise.all(clients.map((c) => c.close()));
     child.kill('SIGTERM');
   }
-}
-
-async function fixtureStore(): Promise<string> {
-  const db = join(mkdtempSync(join(tmpdir(), 'hs-mcp-bench-')), 'h.db');
-  const store = await openStore({ db });
-  const fixtures = resolve(REPO, '..', 'shared', 'fixtures');
-  await ingestPaths(store, [join(fixtures, 'claude-code'), join(fixtures, 'control-plane', 'normal')]);
-  await store.close();
-  return db;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

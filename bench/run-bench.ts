@@ -19,7 +19,7 @@ import { measureToolLatency } from './tool-latency.js';
 import type { Figure } from './figure.js';
 import { measureHttp } from './http-bench.js';
 import { measureMcp } from './mcp-bench.js';
-import { ingestPaths } from '../src/ingest/ingest.js';
+import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
@@ -135,13 +135,8 @@ figures.push(...(await measureReplay(join(REPO, '..', 'shared', 'fixtures'), WOR
 // and MCP over HTTP, on the real transcripts, against in-process calls of the same tools.
 const surfacesDb = join(WORK, 'surfaces-fixtures.db');
 for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(surfacesDb + suffix, { force: true });
-{
-  const store = new SqliteStore(surfacesDb);
-  const fixtures = join(REPO, '..', 'shared', 'fixtures');
-  await ingestPaths(store, [join(fixtures, 'claude-code'), join(fixtures, 'control-plane', 'normal')]);
-  await store.close();
-}
-figures.push(...(await measureHttp(surfacesDb, '8463c716-a2ea-4c14-9efa-87158ebd9f20', { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 30) })));
+await fixtureStore(surfacesDb);
+figures.push(...(await measureHttp(surfacesDb, FIXTURE_SESSION, { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 30) })));
 figures.push(...(await measureMcp(surfacesDb)));
 const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
