@@ -330,6 +330,38 @@ export interface StoreTotals {
   byFormat: Record<string, { files: number; sessions: number; bytes: number; lines: number }>;
 }
 
+/** A session as usage reports need it: enough to fold sub-agents into their top-level session. */
+export interface UsageSessionRow {
+  id: string;
+  parentId: string | null;
+  project: string | null;
+  projectPath: string | null;
+  format: Format;
+}
+
+/**
+ * LLM calls (each counted once, by the summarisers' rule: src/usage/calls.ts) of one session, UTC
+ * day, model, long-context side and recorded-cost presence, summed: prices are linear inside such
+ * a group, so a report priced group by group equals one priced call by call.
+ */
+export interface UsageCallGroupRow {
+  sessionId: string;
+  model: string | null;
+  /** Whether the calls' prompts (input + cache write + cache read) were over the threshold asked for. */
+  long: boolean;
+  calls: number;
+  /** Milliseconds of the first and the last call; null for calls without a time. */
+  firstMs: number | null;
+  lastMs: number | null;
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  /** The sum of the costs the logs recorded (Amplifier cost_usd); null when the calls recorded none. */
+  recordedUsd: number | null;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   /** Where the data lives (a file path or a connection string without secrets). */
@@ -383,5 +415,11 @@ export interface Store {
   listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }>;
   listDefects(query: DefectQuery): Promise<{ total: number; defects: DefectRow[] }>;
   totals(): Promise<StoreTotals>;
+  /**
+   * Optional: every session and the store's LLM calls already grouped (UsageCallGroupRow), in any
+   * order; `longContextThreshold` splits the long-context side. A store without it is read call by
+   * call through sessionTimeline (src/usage/calls.ts), with the same figures.
+   */
+  usageCallGroups?(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
   close(): Promise<void>;
 }

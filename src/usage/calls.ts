@@ -5,20 +5,18 @@
 // total stands for it (the first in time wins a tie). So per-session sums here equal the stored
 // session totals, which equal ccusage's.
 //
-// With a SqliteStore the calls come from its usage_calls table (kept by the writer with the same
-// rule, one narrow row per call); any other Store is read session by session through sessionTimeline.
-// Replace `loadUsageCalls` by a store method `usageCalls()` when the PostgreSQL engine lands.
+// A store with usageCallGroups (both engines: a usage_calls table kept by the writer with the same
+// rule) hands the calls over already grouped; any other Store (a wrapper, a test double) is read
+// session by session through sessionTimeline, with the same figures.
 
-import type Database from 'better-sqlite3';
 import type { Format } from '../core/model.js';
 import { keyToParts, partsToKey } from '../core/time.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store } from '../store/store.js';
+import type { Store, UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
 import type { CallTokens } from './cost.js';
 import { LONG_CONTEXT_THRESHOLD } from './pricing.js';
 
 /**
- * One LLM call, or (from SQLite) several calls of one session, UTC day, model, long-context side
+ * One LLM call, or (from Store.usageCallGroups) several calls of one session, UTC day, model, long-context side
  * and recorded-cost presence, summed: prices are linear within such a group, so the report's
  * figures are the same as call by call.
  */
@@ -127,55 +125,46 @@ function makeCall(
   };
 }
 
-function fromSqlite(db: Database.Database): UsageCall[] {
-  const rows = db.prepare('SELECT sid, id, parent_id, project, project_path, format FROM sessions').raw(true).all() as unknown[][];
-  const bySid = new Map<number, SessionInfo>();
-  const byId = new Map<string, SessionInfo>();
-  for (const r of rows) {
-    const s: SessionInfo = {
-      id: r[1] as string,
-      parentId: r[2] as string | null,
-      project: r[3] as string | null,
-      projectPath: r[4] as string | null,
-      format: r[5] as Format,
-    };
-    bySid.set(r[0] as number, s);
-    byId.set(s.id, s);
-  }
+function cmp(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : 1;
+}
+
+/** The groups in one order whatever the engine's (sums of floats are then added in the same order). */
+function compareGroups(a: UsageCallGroupRow, b: UsageCallGroupRow): number {
+  return (
+    cmp(a.sessionId, b.sessionId) ||
+    (a.firstMs ?? -Infinity) - (b.firstMs ?? -Infinity) ||
+    cmp(a.model, b.model) ||
+    Number(a.long) - Number(b.long) ||
+    Number(a.recordedUsd !== null) - Number(b.recordedUsd !== null)
+  );
+}
+
+function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }): UsageCall[] {
+  const byId = new Map<string, SessionInfo>(found.sessions.map((s) => [s.id, s]));
   const roots = rootsOf(byId);
-  // usage_calls holds the chosen record of each call (src/store/sqlite/usage-calls.ts); SQLite sums
-  // them per session, day, model, long-context side and recorded-cost presence, so a few thousand
-  // groups come back instead of every call.
-  const groups = db
-    .prepare(
-      `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > ? AS long, cost IS NOT NULL AS has_cost,
-       count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), sum(tok_cw1h), sum(cost)
-       FROM usage_calls GROUP BY 1, 2, 3, 4, 5`,
-    )
-    .raw(true)
-    .all(LONG_CONTEXT_THRESHOLD) as unknown[][];
   const calls: UsageCall[] = [];
-  for (const g of groups) {
-    const session = bySid.get(g[0] as number);
-    if (!session) continue;
-    const root = roots.get(session.id)!;
-    const first = g[6] as number | null;
-    const last = g[7] as number | null;
+  for (const g of [...found.groups].sort(compareGroups)) {
+    const root = roots.get(g.sessionId);
+    if (!root) continue;
     calls.push({
-      calls: g[5] as number,
-      sessionId: session.id,
+      calls: g.calls,
+      sessionId: g.sessionId,
       rootId: root.id,
       format: root.format,
       project: root.project,
       projectPath: root.projectPath,
-      tsMs: first,
+      tsMs: g.firstMs,
       // Milliseconds are all a report shows of a time; the nanoseconds are left at zero.
-      tsKey: first === null ? null : partsToKey(first, 0),
-      lastKey: last === null ? null : partsToKey(last, 0),
-      long: g[3] === 1,
-      model: g[2] as string | null,
-      tokens: { input: g[8] as number, output: g[9] as number, cacheWrite: g[10] as number, cacheWrite1h: g[12] as number, cacheRead: g[11] as number },
-      recordedUsd: g[4] === 1 ? (g[13] as number) : null,
+      tsKey: g.firstMs === null ? null : partsToKey(g.firstMs, 0),
+      lastKey: g.lastMs === null ? null : partsToKey(g.lastMs, 0),
+      long: g.long,
+      model: g.model,
+      tokens: { input: g.input, output: g.output, cacheWrite: g.cacheWrite, cacheWrite1h: g.cacheWrite1h, cacheRead: g.cacheRead },
+      recordedUsd: g.recordedUsd,
     });
   }
   return calls;
@@ -206,5 +195,5 @@ async function fromStore(store: Store): Promise<UsageCall[]> {
 
 /** Every LLM call of the store, each counted once. */
 export async function loadUsageCalls(store: Store): Promise<UsageCall[]> {
-  return store instanceof SqliteStore ? fromSqlite(store.db) : fromStore(store);
+  return store.usageCallGroups ? fromGroups(await store.usageCallGroups(LONG_CONTEXT_THRESHOLD)) : fromStore(store);
 }

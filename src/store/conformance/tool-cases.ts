@@ -40,9 +40,10 @@ export async function toolCases(store: Store): Promise<Map<string, ToolCase[]>> 
   }
   add('search_sessions', { query: 'the', format: 'claude-code', limit: 5, offset: 3 });
 
+  // Every grouping in every cost mode, with and without model breakdowns (both engines read usage_calls grouped).
   for (const group_by of ['daily', 'weekly', 'monthly', 'session', 'project']) {
     add('usage_report', { group_by });
-    add('usage_report', { group_by, breakdown: true, mode: 'auto' });
+    for (const mode of ['auto', 'calculate', 'display']) add('usage_report', { group_by, breakdown: true, mode, limit: 500, max_bytes: 10_000_000 });
   }
   add('usage_report', { group_by: 'daily', since: '2025-01-01', until: '2026-12-31', mode: 'display' });
   add('usage_report', { group_by: 'weekly', start_of_week: 'monday', format: 'claude-code' });

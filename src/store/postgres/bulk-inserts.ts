@@ -4,6 +4,7 @@
 import { keyToParts } from '../../core/time.js';
 import type { Defect } from '../../core/model.js';
 import { packLines } from '../sqlite/line-index.js';
+import { compactTiebreak, compactUsageKey } from '../shared/event-row.js';
 import type { IngestBatch } from '../store.js';
 import { ftsTokens, tsvectorLiteral } from './fts-tokens.js';
 import type { Queryable } from './query.js';
@@ -35,8 +36,8 @@ export async function insertEvents(c: Queryable, fileId: number, batch: IngestBa
     const u = e.usage;
     const ids = e.ids;
     const [tsMs, tsNs] = e.tsKey ? keyToParts(e.tsKey) : [null, null];
-    const tiebreak = e.tiebreak !== '' && e.tiebreak === ids.entry ? null : e.tiebreak;
-    const usageKey = u && ids.message !== undefined && u.key === `${ids.message}:${ids.request}` ? null : u ? u.key : null;
+    const tiebreak = compactTiebreak(e);
+    const usageKey = compactUsageKey(e);
     const row = [
       e.lineNumber, e.part, tsMs, tsNs, e.tsMissing ? 1 : 0, e.ledgerRank, pgText(tiebreak), pgText(e.type), e.kind, pgText(e.actor), e.turn,
       pgText(ids.workOrder ?? null), pgText(ids.toolCall ?? null), pgText(ids.message ?? null), pgText(ids.request ?? null),

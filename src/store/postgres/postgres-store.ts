@@ -25,6 +25,8 @@ import type {
   SourceFileRow,
   Store,
   StoreTotals,
+  UsageCallGroupRow,
+  UsageSessionRow,
 } from '../store.js';
 import { createPool, guardClient, openFailureReason, parseTarget, PostgresOpenFailed, withRetry, type PostgresTarget } from './connection.js';
 import { acquirePgIngestLock } from './ingest-lock.js';
@@ -35,6 +37,8 @@ import { retryingReads, type Queryable } from './query.js';
 import { searchMessages, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { listDefects, listFiles, readTotals } from './store-reports.js';
+import { readUsageCallGroups } from './usage-calls.js';
+import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -43,41 +47,8 @@ const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.kind = 'rewritten_source') AS rewrites
   FROM sessions s LEFT JOIN roots r ON r.id = s.root_id`;
 
-const LEDGER_FILE_COLUMNS = 'f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.byte_offset';
-
-interface LedgerFileRow {
-  id: number;
-  ledger: string;
-  rel_path: string;
-  path: string;
-  lines: number;
-  generation: number;
-  superseded: number;
-  size: number;
-  mtime_ms: number;
-  byte_offset: number;
-}
-
-/** File rows (already in reading order) grouped by ledger. */
-function groupLedgers(rows: LedgerFileRow[]): LedgerInfo[] {
-  const byLedger = new Map<string, LedgerInfo>();
-  for (const r of rows) {
-    const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
-    info.files.push({
-      fileId: r.id,
-      relPath: r.rel_path,
-      path: r.path,
-      lines: r.lines,
-      generation: r.generation,
-      superseded: r.superseded === 1,
-      size: r.size,
-      mtimeMs: r.mtime_ms,
-      offset: r.byte_offset,
-    });
-    byLedger.set(r.ledger, info);
-  }
-  return [...byLedger.values()];
-}
+// byte_offset is named as SQLite names it, for the shared groupLedgers.
+const LEDGER_FILE_COLUMNS = 'f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.byte_offset AS "offset"';
 
 export interface PostgresStoreOptions {
   /** The schema to keep the tables in (else the URL's `?schema=`, else `public`). */
@@ -313,6 +284,10 @@ export class PostgresStore implements Store {
 
   async totals(): Promise<StoreTotals> {
     return readTotals(this.db);
+  }
+
+  async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+    return readUsageCallGroups(this.db, longContextThreshold);
   }
 
   async close(): Promise<void> {

@@ -15,9 +15,9 @@ import { WriteGroup } from './write-group.js';
 import { insertBlocks, insertDefects, insertEvents, pgText } from './bulk-inserts.js';
 import { readSessionEvents } from './session-events.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
+import { refreshUsageCalls } from './usage-calls.js';
+import { UNATTRIBUTED_SID } from '../shared/event-row.js';
 
-/** The session key of ledger entries that belong to no session (as in the SQLite engine). */
-export const UNATTRIBUTED_SID = 0;
 
 export const FILE_SELECT = `SELECT f.id, f.root_id, r.path AS root_path, f.path, f.rel_path, f.format, f.ledger, f.ledger_rank,
   f.session_id, f.kind, f.evidence_only, f.chain_group, f.generation, f.superseded, f.superseded_reason, f.size, f.mtime_ms,
@@ -326,7 +326,13 @@ export class PostgresIngestWriter implements IngestWriter {
       if (pendingEvents >= 5000) await flush();
     }
     if (pending.length) await flush();
-    if (dirty.length > 0) await this.transaction((c) => recomputeTotals(c));
+    if (dirty.length > 0) {
+      // With the totals, as the SQLite writer does: the calls of every re-summarised session.
+      await this.transaction(async (c) => {
+        await recomputeTotals(c);
+        await refreshUsageCalls(c, dirty.map((d) => d.sid));
+      });
+    }
     return dirty.length;
   }
 

@@ -12,28 +12,10 @@ import {
   type MetadataHit,
   type NeighbourMessage,
   type SearchFilters,
-  type SearchTerm,
 } from '../store.js';
+import { asciiLower, likePattern, MESSAGE_KINDS, METADATA_COLUMN, metadataHit, type MetadataRowDb } from '../shared/metadata-match.js';
 import { bm25, phraseQuery, round6, termPhrases, tsQuery } from './fts-tokens.js';
 import type { Queryable } from './query.js';
-
-const COLUMN: Record<MetadataField, string> = {
-  title: 's.title',
-  first_user_message: 's.first_user_message',
-  id: 's.id',
-  agent_name: 's.agent_name',
-  project: 's.project',
-  project_path: 's.project_path',
-};
-
-function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
-
-/** A LIKE pattern that matches `text` anywhere, with LIKE's own wildcards escaped. */
-function likePattern(text: string): string {
-  return `%${asciiLower(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Session filters of a search, as SQL conditions over `s`; values go to `params`. */
 function sessionFilters(q: SearchFilters, params: unknown[]): string[] {
@@ -52,32 +34,14 @@ function sessionFilters(q: SearchFilters, params: unknown[]): string[] {
   return sql;
 }
 
-interface MetadataRowDb {
-  id: string;
-  format: Format;
-  project: string | null;
-  project_path: string | null;
-  title: string | null;
-  first_user_message: string | null;
-  agent_name: string | null;
-  started_at: string | null;
-}
-
-/** The field a session matched on: the first holding every term, else the first holding the first term. */
-function matchedField(row: MetadataRowDb, terms: SearchTerm[]): MetadataField {
-  const needles = terms.map((t) => asciiLower(t.text));
-  const holds = (f: MetadataField, n: string) => row[f] !== null && asciiLower(row[f]!).includes(n);
-  return METADATA_FIELDS.find((f) => needles.every((n) => holds(f, n))) ?? METADATA_FIELDS.find((f) => holds(f, needles[0]!)) ?? 'id';
-}
-
 export async function searchSessionMetadata(db: Queryable, q: SearchFilters): Promise<{ total: number; hits: MetadataHit[] }> {
   if (q.terms.length === 0) return { total: 0, hits: [] };
   const params: unknown[] = [];
   const sql = sessionFilters(q, params);
   // lower() on "C"-collated columns folds ASCII only: the same rule as SQLite's LIKE.
-  const like = (f: MetadataField, n: string) => `lower(${COLUMN[f]}) LIKE ${n} ESCAPE '\\'`;
+  const like = (f: MetadataField, n: string) => `lower(${METADATA_COLUMN[f]}) LIKE ${n} ESCAPE '\\'`;
   const termParams = q.terms.map((t) => {
-    params.push(likePattern(t.text));
+    params.push(likePattern(asciiLower(t.text)));
     return `$${params.length}`;
   });
   for (const n of termParams) sql.push(`(${METADATA_FIELDS.map((f) => like(f, n)).join(' OR ')})`);
@@ -92,10 +56,7 @@ export async function searchSessionMetadata(db: Queryable, q: SearchFilters): Pr
   );
   return {
     total: count[0]!.n,
-    hits: rows.map((r) => {
-      const field = matchedField(r, q.terms);
-      return { sessionId: r.id, format: r.format, project: r.project, startedAt: keyToIso(r.started_at), field, value: r[field] ?? '' };
-    }),
+    hits: rows.map((r) => metadataHit(r, q.terms)),
   };
 }
 
@@ -111,8 +72,6 @@ interface MessageRowDb {
   started_at: string | null;
   [freq: `f${number}`]: number;
 }
-
-const MESSAGE_KINDS = "('user_message', 'assistant_message')";
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

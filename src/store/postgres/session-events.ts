@@ -1,93 +1,17 @@
 // A session's events in timeline order from PostgreSQL, rebuilt into the same StoredEvent shape as
-// the SQLite engine (compact columns expanded the same way), for summaries and timeline pages.
+// the SQLite engine (shared/event-row.ts expands the compact columns), for summaries and timeline pages.
 
-import type { EventKind } from '../../core/model.js';
 import { partsToKey } from '../../core/time.js';
 import { compareTimeline } from '../../core/timeline-order.js';
 import type { StoredEvent } from '../../importers/importer.js';
+import { EVENT_COLUMNS, EVENT_FIELDS, eventFromRaw, type FileName } from '../shared/event-row.js';
 import type { Queryable } from './query.js';
 
-export const EVENT_COLUMNS = `e.seq, e.file_id, e.line_number, e.part, e.ts_ms, e.ts_ns, e.type, e.kind, e.actor,
-  e.turn, e.wo_id, e.tool_call_id, e.message_id, e.request_id, e.agent_id, e.entry_id, e.tiebreak, e.ledger_rank,
-  e.usage_key, e.model, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs`;
+type EventRowDb = Record<(typeof EVENT_FIELDS)[number], unknown> & { file_id: number };
 
-export interface EventRowDb {
-  seq: number;
-  file_id: number;
-  line_number: number;
-  part: number;
-  ts_ms: number | null;
-  ts_ns: number | null;
-  type: string;
-  kind: string;
-  actor: string | null;
-  turn: number | null;
-  wo_id: string | null;
-  tool_call_id: string | null;
-  message_id: string | null;
-  request_id: string | null;
-  agent_id: string | null;
-  entry_id: string | null;
-  tiebreak: string | null;
-  ledger_rank: number;
-  usage_key: string | null;
-  model: string | null;
-  tok_in: number | null;
-  tok_out: number | null;
-  tok_cw: number | null;
-  tok_cr: number | null;
-  tool_name: string | null;
-  tool_status: string | null;
-  summary: string;
-  attrs: string | null;
-}
-
-export interface FileName {
-  ledger: string;
-  rel_path: string;
-}
-
-/** One stored event from its row: the same expansion of compact columns as sqlite/session-events.ts. */
-export function eventFromRow(r: EventRowDb, sessionId: string, file: FileName): StoredEvent {
-  const ids: StoredEvent['ids'] = {};
-  if (r.wo_id !== null) ids.workOrder = r.wo_id;
-  if (r.tool_call_id !== null) ids.toolCall = r.tool_call_id;
-  if (r.message_id !== null) ids.message = r.message_id;
-  if (r.request_id !== null) ids.request = r.request_id;
-  if (r.agent_id !== null) ids.agent = r.agent_id;
-  if (r.entry_id !== null) ids.entry = r.entry_id;
-  return {
-    seq: r.seq,
-    sessionId,
-    fileId: r.file_id,
-    ledger: file.ledger,
-    file: file.rel_path,
-    lineNumber: r.line_number,
-    part: r.part,
-    tsKey: r.ts_ms === null ? null : partsToKey(r.ts_ms, r.ts_ns ?? 0),
-    type: r.type,
-    kind: r.kind as EventKind,
-    actor: r.actor,
-    turn: r.turn,
-    ids,
-    tiebreak: r.tiebreak ?? ids.entry ?? '',
-    ledgerRank: r.ledger_rank,
-    usage:
-      r.tok_in === null
-        ? null
-        : {
-            key: r.usage_key ?? `${ids.message}:${ids.request}`,
-            model: r.model,
-            input: r.tok_in,
-            output: r.tok_out ?? 0,
-            cacheWrite: r.tok_cw ?? 0,
-            cacheRead: r.tok_cr ?? 0,
-          },
-    toolName: r.tool_name,
-    toolStatus: r.tool_status as StoredEvent['toolStatus'],
-    summary: r.summary,
-    attrs: r.attrs ? (JSON.parse(r.attrs) as Record<string, unknown>) : {},
-  };
+/** One stored event from its row (named columns here, the shared positional expansion). */
+function eventFromRow(r: EventRowDb, sessionId: string, file: FileName): StoredEvent {
+  return eventFromRaw(EVENT_FIELDS.map((f) => r[f]), sessionId, file);
 }
 
 /** Ledger and path of files by id, looked up once per file. */

@@ -1,9 +1,10 @@
 // Writing session summaries to PostgreSQL and rolling token totals up the parent chain (children
-// count in their parent's totals, as ccusage does; `own` stays beside them). Same rules as
-// sqlite/session-summary.ts.
+// count in their parent's totals, as ccusage does; `own` stays beside them): the roll-up itself is
+// shared/token-totals.ts, as on SQLite.
 
 import { toTimeKey } from '../../core/time.js';
 import type { SummaryOutput } from '../../importers/importer.js';
+import { rollUpTotals } from '../shared/token-totals.js';
 import type { Queryable } from './query.js';
 
 /** Save one summary and replace the session's derived defects. Call inside a transaction. */
@@ -60,57 +61,25 @@ export async function saveSummary(db: Queryable, sid: number, id: string, rootId
   );
 }
 
-interface TokenRow {
-  sid: number;
-  id: string;
-  parent_id: string | null;
-  own: [number, number, number, number];
-  total: [number, number, number, number];
-}
-
 /** Recompute every session's totals = own + descendants' (cycles in parent links are cut). */
 export async function recomputeTotals(db: Queryable): Promise<void> {
   const { rows: raw } = await db.query<Record<string, number | string | null>>(
     `SELECT sid, id, parent_id, own_input, own_output, own_cache_write, own_cache_read, total_input, total_output,
      total_cache_write, total_cache_read FROM sessions`,
   );
-  const rows: TokenRow[] = raw.map((r) => ({
-    sid: r.sid as number,
-    id: r.id as string,
-    parent_id: r.parent_id as string | null,
-    own: [r.own_input as number, r.own_output as number, r.own_cache_write as number, r.own_cache_read as number],
-    total: [r.total_input as number, r.total_output as number, r.total_cache_write as number, r.total_cache_read as number],
-  }));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const children = new Map<string, TokenRow[]>();
-  for (const r of rows) {
-    if (r.parent_id && byId.has(r.parent_id) && r.parent_id !== r.id) {
-      const list = children.get(r.parent_id) ?? [];
-      list.push(r);
-      children.set(r.parent_id, list);
-    }
-  }
-  const memo = new Map<string, [number, number, number, number]>();
-  const visiting = new Set<string>();
-  const total = (r: TokenRow): [number, number, number, number] => {
-    const done = memo.get(r.id);
-    if (done) return done;
-    const t: [number, number, number, number] = [...r.own];
-    visiting.add(r.id);
-    for (const c of children.get(r.id) ?? []) {
-      if (visiting.has(c.id)) continue;
-      const ct = total(c);
-      for (let i = 0; i < 4; i++) t[i]! += ct[i]!;
-    }
-    visiting.delete(r.id);
-    memo.set(r.id, t);
-    return t;
-  };
-  const changed = rows.map((r) => ({ r, t: total(r) })).filter(({ r, t }) => t.some((v, i) => v !== r.total[i]));
+  const changed = rollUpTotals(
+    raw.map((r) => ({
+      sid: r.sid as number,
+      id: r.id as string,
+      parentId: r.parent_id as string | null,
+      own: [r.own_input as number, r.own_output as number, r.own_cache_write as number, r.own_cache_read as number],
+      total: [r.total_input as number, r.total_output as number, r.total_cache_write as number, r.total_cache_read as number],
+    })),
+  );
   if (changed.length === 0) return;
   await db.query(
     `UPDATE sessions s SET total_input = u.i, total_output = u.o, total_cache_write = u.cw, total_cache_read = u.cr
      FROM unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS u(sid, i, o, cw, cr) WHERE s.sid = u.sid`,
-    [changed.map((c) => c.r.sid), ...[0, 1, 2, 3].map((i) => changed.map((c) => c.t[i]))],
+    [changed.map((c) => c.sid), ...[0, 1, 2, 3].map((i) => changed.map((c) => c.total[i]))],
   );
 }

@@ -1,47 +1,19 @@
 // What was ingested, as the `sources` tool and ingest summaries report it: files, defects and
 // store totals from PostgreSQL, in the same order and shapes as the SQLite engine.
 
+import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 import type { DefectQuery, DefectRow, SourceFileRow, StoreTotals } from '../store.js';
 import type { Queryable } from './query.js';
 
 export async function listFiles(db: Queryable, options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {
   const { rows: count } = await db.query<{ n: number }>('SELECT count(*) AS n FROM files');
-  const { rows } = await db.query<{
-    root: string;
-    rel_path: string;
-    format: string;
-    ledger: string;
-    session_id: string | null;
-    generation: number;
-    superseded: number;
-    superseded_reason: string | null;
-    size: number;
-    lines: number;
-    bad_lines: number;
-    events: number;
-  }>(
+  const { rows } = await db.query<SourceFileRowDb>(
     `SELECT r.path AS root, f.rel_path, f.format, f.ledger, f.session_id, f.generation, f.superseded,
      f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id
      ORDER BY r.path, f.rel_path, f.generation LIMIT $1 OFFSET $2`,
     [options.limit, options.offset],
   );
-  return {
-    total: count[0]!.n,
-    files: rows.map((r) => ({
-      root: r.root,
-      file: r.rel_path,
-      format: r.format as SourceFileRow['format'],
-      ledger: r.ledger,
-      sessionId: r.session_id,
-      generation: r.generation,
-      superseded: r.superseded === 1,
-      supersededReason: r.superseded_reason,
-      size: r.size,
-      lines: r.lines,
-      badLines: r.bad_lines,
-      events: r.events,
-    })),
-  };
+  return { total: count[0]!.n, files: rows.map(sourceFileFromRow) };
 }
 
 export async function listDefects(db: Queryable, q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
@@ -59,32 +31,13 @@ export async function listDefects(db: Queryable, q: DefectQuery): Promise<{ tota
   const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
   const { rows: count } = await db.query<{ n: number }>(`SELECT count(*) AS n FROM defects d ${clause}`, params);
   // d.id last: SQLite returns ties in insertion order, which is id order here.
-  const { rows } = await db.query<{
-    root: string;
-    rel_path: string;
-    line: number | null;
-    severity: DefectRow['severity'];
-    kind: string;
-    message: string;
-    session_id: string | null;
-  }>(
+  const { rows } = await db.query<DefectRowDb>(
     `SELECT r.path AS root, d.rel_path, d.line, d.severity, d.kind, d.message, d.session_id FROM defects d
      JOIN roots r ON r.id = d.root_id ${clause}
      ORDER BY r.path, d.rel_path, coalesce(d.line, 0), d.kind, d.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, q.limit, q.offset],
   );
-  return {
-    total: count[0]!.n,
-    defects: rows.map((r) => ({
-      root: r.root,
-      file: r.rel_path,
-      line: r.line,
-      severity: r.severity,
-      kind: r.kind,
-      message: r.message,
-      sessionId: r.session_id,
-    })),
-  };
+  return { total: count[0]!.n, defects: rows.map(defectFromRow) };
 }
 
 export async function readTotals(db: Queryable): Promise<StoreTotals> {

@@ -8,35 +8,16 @@ import type { Format } from '../../core/model.js';
 import {
   METADATA_FIELDS,
   type MessageHit,
-  type MetadataField,
   type MetadataHit,
   type NeighbourMessage,
   type SearchFilters,
   type SearchTerm,
 } from '../store.js';
-
-const COLUMN: Record<MetadataField, string> = {
-  title: 's.title',
-  first_user_message: 's.first_user_message',
-  id: 's.id',
-  agent_name: 's.agent_name',
-  project: 's.project',
-  project_path: 's.project_path',
-};
+import { likePattern, MESSAGE_KINDS, METADATA_COLUMN, metadataHit, type MetadataRowDb } from '../shared/metadata-match.js';
 
 /** The FTS5 expression of the terms: each one a quoted string (`""` escapes a quote), prefixes starred. */
 export function ftsExpression(terms: SearchTerm[]): string {
   return terms.map((t) => `"${t.text.replace(/"/g, '""')}"${t.kind === 'prefix' ? '*' : ''}`).join(' AND ');
-}
-
-/** A LIKE pattern that matches `text` anywhere, with LIKE's own wildcards escaped. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** SQLite's LIKE folds ASCII letters only: fold the same way so that JS and SQL agree on a match. */
-function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /** Session filters of a search, as SQL conditions over `s` with named parameters. */
@@ -62,36 +43,18 @@ function sessionFilters(q: SearchFilters): { sql: string[]; params: Record<strin
   return { sql, params };
 }
 
-interface MetadataRowDb {
-  id: string;
-  format: Format;
-  project: string | null;
-  project_path: string | null;
-  title: string | null;
-  first_user_message: string | null;
-  agent_name: string | null;
-  started_at: string | null;
-}
-
-/** The field a session matched on: the first holding every term, else the first holding the first term. */
-function matchedField(row: MetadataRowDb, terms: SearchTerm[]): MetadataField {
-  const needles = terms.map((t) => asciiLower(t.text));
-  const holds = (f: MetadataField, n: string) => row[f] !== null && asciiLower(row[f]!).includes(n);
-  return METADATA_FIELDS.find((f) => needles.every((n) => holds(f, n))) ?? METADATA_FIELDS.find((f) => holds(f, needles[0]!)) ?? 'id';
-}
-
 export function searchSessionMetadata(db: Database.Database, q: SearchFilters): { total: number; hits: MetadataHit[] } {
   if (q.terms.length === 0) return { total: 0, hits: [] };
   const { sql, params } = sessionFilters(q);
   q.terms.forEach((t, i) => {
     params[`t${i}`] = likePattern(t.text);
-    sql.push(`(${METADATA_FIELDS.map((f) => `${COLUMN[f]} LIKE @t${i} ESCAPE '\\'`).join(' OR ')})`);
+    sql.push(`(${METADATA_FIELDS.map((f) => `${METADATA_COLUMN[f]} LIKE @t${i} ESCAPE '\\'`).join(' OR ')})`);
   });
   const where = `WHERE ${sql.join(' AND ')}`;
   // Best field first: the same rule as matchedField's first branch, so the order and the
   // reported field agree (a session whose terms are spread over fields comes last).
   const fieldRank = `CASE ${METADATA_FIELDS.map(
-    (f, i) => `WHEN ${q.terms.map((_, j) => `${COLUMN[f]} LIKE @t${j} ESCAPE '\\'`).join(' AND ')} THEN ${i}`,
+    (f, i) => `WHEN ${q.terms.map((_, j) => `${METADATA_COLUMN[f]} LIKE @t${j} ESCAPE '\\'`).join(' AND ')} THEN ${i}`,
   ).join(' ')} ELSE ${METADATA_FIELDS.length} END`;
   const total = (db.prepare(`SELECT count(*) AS n FROM sessions s ${where}`).get(params) as { n: number }).n;
   const rows = db
@@ -103,10 +66,7 @@ export function searchSessionMetadata(db: Database.Database, q: SearchFilters): 
     .all({ ...params, limit: q.limit, offset: q.offset }) as MetadataRowDb[];
   return {
     total,
-    hits: rows.map((r) => {
-      const field = matchedField(r, q.terms);
-      return { sessionId: r.id, format: r.format, project: r.project, startedAt: keyToIso(r.started_at), field, value: r[field] ?? '' };
-    }),
+    hits: rows.map((r) => metadataHit(r, q.terms)),
   };
 }
 
@@ -130,8 +90,6 @@ interface EventDetailDb {
   summary: string;
   ledger: string;
 }
-
-const MESSAGE_KINDS = "('user_message', 'assistant_message')";
 
 export function searchMessages(db: Database.Database, q: SearchFilters & { context?: number }): { total: number; hits: MessageHit[] } {
   if (q.terms.length === 0) return { total: 0, hits: [] };

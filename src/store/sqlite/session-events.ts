@@ -3,71 +3,18 @@
 // tool uses; an SQL sort over the join would cost a temporary B-tree per session.
 
 import type Database from 'better-sqlite3';
-import type { EventKind } from '../../core/model.js';
-import { partsToKey } from '../../core/time.js';
 import { compareTimeline } from '../../core/timeline-order.js';
 import type { StoredEvent } from '../../importers/importer.js';
+import { EVENT_COLUMNS, eventFromRaw, type FileName } from '../shared/event-row.js';
 
 // The file's ledger and path are looked up once per file, not joined per row: materialising a
 // long path string for every event doubled the cost of summaries.
-const COLUMNS = `e.seq, e.file_id, NULL, e.line_number, e.part, e.ts_ms, e.ts_ns, e.type, e.kind, e.actor,
-  e.turn, e.wo_id, e.tool_call_id, e.message_id, e.request_id, e.agent_id, e.entry_id, e.tiebreak, e.ledger_rank,
-  e.usage_key, e.model, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs`;
-const SELECT = `SELECT ${COLUMNS} FROM events e WHERE e.sid = ? ORDER BY e.seq`;
-const SELECT_ONE = `SELECT ${COLUMNS} FROM events e WHERE e.sid = ? AND e.seq = ?`;
+const SELECT = `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.sid = ? ORDER BY e.seq`;
+const SELECT_ONE = `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.sid = ? AND e.seq = ?`;
 // The sort key of every event, without the rest of the row: a timeline page sorts all keys of the
 // session tree and then reads only the rows of the page.
 const SELECT_KEYS = `SELECT seq, ts_ms, ts_ns, ledger_rank, ifnull(tiebreak, ifnull(entry_id, '')), file_id, line_number, part
   FROM events WHERE sid = ?`;
-
-/** One event from a raw row of SELECT (column order above), without an intermediate object. */
-function eventFromRaw(r: unknown[], sessionId: string, file: FileName): StoredEvent {
-  const ids: StoredEvent['ids'] = {};
-  if (r[11] !== null) ids.workOrder = r[11] as string;
-  if (r[12] !== null) ids.toolCall = r[12] as string;
-  if (r[13] !== null) ids.message = r[13] as string;
-  if (r[14] !== null) ids.request = r[14] as string;
-  if (r[15] !== null) ids.agent = r[15] as string;
-  if (r[16] !== null) ids.entry = r[16] as string;
-  return {
-    seq: r[0] as number,
-    sessionId,
-    fileId: r[1] as number,
-    ledger: file.ledger,
-    file: file.rel_path,
-    lineNumber: r[3] as number,
-    part: r[4] as number,
-    tsKey: r[5] === null ? null : partsToKey(r[5] as number, (r[6] as number | null) ?? 0),
-    type: r[7] as string,
-    kind: r[8] as EventKind,
-    actor: r[9] as string | null,
-    turn: r[10] as number | null,
-    ids,
-    // Stored NULL when equal to the entry id, usage key when equal to message:request (compact rows).
-    tiebreak: (r[17] as string | null) ?? ids.entry ?? '',
-    ledgerRank: r[18] as number,
-    usage:
-      r[21] === null
-        ? null
-        : {
-            key: (r[19] as string | null) ?? `${ids.message}:${ids.request}`,
-            model: r[20] as string | null,
-            input: r[21] as number,
-            output: (r[22] as number | null) ?? 0,
-            cacheWrite: (r[23] as number | null) ?? 0,
-            cacheRead: (r[24] as number | null) ?? 0,
-          },
-    toolName: r[25] as string | null,
-    toolStatus: r[26] as StoredEvent['toolStatus'],
-    summary: r[27] as string,
-    attrs: r[28] ? (JSON.parse(r[28] as string) as Record<string, unknown>) : {},
-  };
-}
-
-interface FileName {
-  ledger: string;
-  rel_path: string;
-}
 
 interface Statements {
   events: Database.Statement;

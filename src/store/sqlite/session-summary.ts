@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { SummaryOutput } from '../../importers/importer.js';
 import { toTimeKey } from '../../core/time.js';
+import { rollUpTotals } from '../shared/token-totals.js';
 
 const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
 
@@ -58,7 +59,7 @@ export function saveSummary(db: Database.Database, sid: number, id: string, root
   }
 }
 
-interface TokenRow {
+interface TokenRowDb {
   sid: number;
   id: string;
   parent_id: string | null;
@@ -77,39 +78,18 @@ export function recomputeTotals(db: Database.Database): void {
   const rows = db
     .prepare(`SELECT sid, id, parent_id, own_input, own_output, own_cache_write, own_cache_read, total_input, total_output,
       total_cache_write, total_cache_read FROM sessions`)
-    .all() as TokenRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const children = new Map<string, TokenRow[]>();
-  for (const r of rows) {
-    if (r.parent_id && byId.has(r.parent_id) && r.parent_id !== r.id) {
-      const list = children.get(r.parent_id) ?? [];
-      list.push(r);
-      children.set(r.parent_id, list);
-    }
-  }
-  const memo = new Map<string, [number, number, number, number]>();
-  const visiting = new Set<string>();
-  const total = (r: TokenRow): [number, number, number, number] => {
-    const done = memo.get(r.id);
-    if (done) return done;
-    const t: [number, number, number, number] = [r.own_input, r.own_output, r.own_cache_write, r.own_cache_read];
-    visiting.add(r.id);
-    for (const c of children.get(r.id) ?? []) {
-      if (visiting.has(c.id)) continue;
-      const ct = total(c);
-      for (let i = 0; i < 4; i++) t[i]! += ct[i]!;
-    }
-    visiting.delete(r.id);
-    memo.set(r.id, t);
-    return t;
-  };
+    .all() as TokenRowDb[];
+  const changed = rollUpTotals(
+    rows.map((r) => ({
+      sid: r.sid,
+      id: r.id,
+      parentId: r.parent_id,
+      own: [r.own_input, r.own_output, r.own_cache_write, r.own_cache_read],
+      total: [r.total_input, r.total_output, r.total_cache_write, r.total_cache_read],
+    })),
+  );
   const update = db.prepare(
     'UPDATE sessions SET total_input = ?, total_output = ?, total_cache_write = ?, total_cache_read = ? WHERE sid = ?',
   );
-  for (const r of rows) {
-    const t = total(r);
-    if (t[0] !== r.total_input || t[1] !== r.total_output || t[2] !== r.total_cache_write || t[3] !== r.total_cache_read) {
-      update.run(t[0], t[1], t[2], t[3], r.sid);
-    }
-  }
+  for (const { sid, total: t } of changed) update.run(t[0], t[1], t[2], t[3], sid);
 }

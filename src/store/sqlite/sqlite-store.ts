@@ -25,6 +25,8 @@ import type {
   SourceFileRow,
   Store,
   StoreTotals,
+  UsageCallGroupRow,
+  UsageSessionRow,
 } from '../store.js';
 import { acquireIngestLock } from './ingest-lock.js';
 import { unpackLines } from './line-index.js';
@@ -34,6 +36,9 @@ import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, scanEvidenc
 import { searchMessages, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
+import { readUsageCallGroups } from './usage-calls.js';
+import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
+import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -41,40 +46,6 @@ const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
     WHERE d.session_id = s.id AND d.severity = 'error' AND d.line IS NOT NULL)) AS bad_lines,
   (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.kind = 'rewritten_source') AS rewrites
   FROM sessions s LEFT JOIN roots r ON r.id = s.root_id`;
-
-interface LedgerFileRow {
-  id: number;
-  ledger: string;
-  rel_path: string;
-  path: string;
-  lines: number;
-  generation: number;
-  superseded: number;
-  size: number;
-  mtime_ms: number;
-  offset: number;
-}
-
-/** File rows (already in reading order) grouped by ledger. */
-function groupLedgers(rows: LedgerFileRow[]): LedgerInfo[] {
-  const byLedger = new Map<string, LedgerInfo>();
-  for (const r of rows) {
-    const info = byLedger.get(r.ledger) ?? { ledger: r.ledger, files: [] };
-    info.files.push({
-      fileId: r.id,
-      relPath: r.rel_path,
-      path: r.path,
-      lines: r.lines,
-      generation: r.generation,
-      superseded: r.superseded === 1,
-      size: r.size,
-      mtimeMs: r.mtime_ms,
-      offset: r.offset,
-    });
-    byLedger.set(r.ledger, info);
-  }
-  return [...byLedger.values()];
-}
 
 /** `WHERE a = @a AND …` for the filters that are set (values bound by name). */
 function whereClause(filters: [sql: string, name: string, value: unknown][]): { clause: string; params: Record<string, unknown> } {
@@ -284,37 +255,8 @@ export class SqliteStore implements Store {
          f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id
          ORDER BY r.path, f.rel_path, f.generation LIMIT ? OFFSET ?`,
       )
-      .all(options.limit, options.offset) as {
-      root: string;
-      rel_path: string;
-      format: string;
-      ledger: string;
-      session_id: string | null;
-      generation: number;
-      superseded: number;
-      superseded_reason: string | null;
-      size: number;
-      lines: number;
-      bad_lines: number;
-      events: number;
-    }[];
-    return {
-      total,
-      files: rows.map((r) => ({
-        root: r.root,
-        file: r.rel_path,
-        format: r.format as SourceFileRow['format'],
-        ledger: r.ledger,
-        sessionId: r.session_id,
-        generation: r.generation,
-        superseded: r.superseded === 1,
-        supersededReason: r.superseded_reason,
-        size: r.size,
-        lines: r.lines,
-        badLines: r.bad_lines,
-        events: r.events,
-      })),
-    };
+      .all(options.limit, options.offset) as SourceFileRowDb[];
+    return { total, files: rows.map(sourceFileFromRow) };
   }
 
   async listDefects(q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
@@ -330,27 +272,8 @@ export class SqliteStore implements Store {
          JOIN roots r ON r.id = d.root_id ${clause}
          ORDER BY r.path, d.rel_path, ifnull(d.line, 0), d.kind LIMIT @limit OFFSET @offset`,
       )
-      .all({ ...params, limit: q.limit, offset: q.offset }) as {
-      root: string;
-      rel_path: string;
-      line: number | null;
-      severity: DefectRow['severity'];
-      kind: string;
-      message: string;
-      session_id: string | null;
-    }[];
-    return {
-      total,
-      defects: rows.map((r) => ({
-        root: r.root,
-        file: r.rel_path,
-        line: r.line,
-        severity: r.severity,
-        kind: r.kind,
-        message: r.message,
-        sessionId: r.session_id,
-      })),
-    };
+      .all({ ...params, limit: q.limit, offset: q.offset }) as DefectRowDb[];
+    return { total, defects: rows.map(defectFromRow) };
   }
 
   async totals(): Promise<StoreTotals> {
@@ -381,6 +304,10 @@ export class SqliteStore implements Store {
       ).n,
       byFormat,
     };
+  }
+
+  async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+    return readUsageCallGroups(this.db, longContextThreshold);
   }
 
   async close(): Promise<void> {

@@ -12,9 +12,7 @@ import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 import { refreshUsageCalls } from './usage-calls.js';
-
-/** The session key of ledger entries that belong to no session (see unattributed()). */
-export const UNATTRIBUTED_SID = 0;
+import { compactTiebreak, compactUsageKey, UNATTRIBUTED_SID } from '../shared/event-row.js';
 
 /** Input bytes per commit when batches are grouped. */
 const GROUP_BYTES = 4 * 1024 * 1024;
@@ -238,8 +236,8 @@ export class SqliteIngestWriter implements IngestWriter {
         const u = e.usage;
         const ids = e.ids;
         const [tsMs, tsNs] = e.tsKey ? keyToParts(e.tsKey) : [null, null];
-        const tiebreak = e.tiebreak !== '' && e.tiebreak === ids.entry ? null : e.tiebreak;
-        const usageKey = u && ids.message !== undefined && u.key === `${ids.message}:${ids.request}` ? null : u ? u.key : null;
+        const tiebreak = compactTiebreak(e);
+        const usageKey = compactUsageKey(e);
         const res = this.st.insertEvent.run(
           s.sid, s.nextSeq++, file.id, e.lineNumber, e.part, tsMs, tsNs, e.tsMissing ? 1 : 0, e.ledgerRank, tiebreak,
           e.type, e.kind, e.actor, e.turn, ids.workOrder ?? null, ids.toolCall ?? null, ids.message ?? null,
