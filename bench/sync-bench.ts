@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { ingestPaths } from '../src/ingest/ingest.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { pushSync } from '../src/sync/push.js';
+import { pushSync, sha1 } from '../src/sync/push.js';
+import { openStore } from '../src/store/open.js';
 import { syncStatus } from '../src/sync/status.js';
 import type { Figure } from './figure.js';
 import { generateClaudeCode } from './generators/claude-code.js';
@@ -65,6 +66,20 @@ export async function measureSync(localDb: string): Promise<Figure[]> {
       { figure: 'sync push: events per second (fresh PostgreSQL schema)', value: Math.round(first.events / first.seconds), unit: 'events/s', note: `${first.events} events, ${first.sessions} sessions, ${first.seconds.toFixed(1)} s` },
       { figure: 'sync push: source MB per second', value: Number((first.bytes / 1e6 / first.seconds).toFixed(1)), unit: 'MB/s', note: `${(first.bytes / 1e6).toFixed(0)} MB of evidence (local store file ${(bytes / 1e6).toFixed(0)} MB)` },
     );
+    // Baseline: the same stage folder ingested straight into another fresh schema (the pipeline
+    // without sync's planning and mirroring), so the ratio is what sync adds.
+    const base = `hs_sync_bench_${randomBytes(4).toString('hex')}`;
+    schemas.push(base);
+    const stageRoots = (await local.listRoots()).map((r) => join(options.cacheDir, 'stage', 'bench-push', sha1(r.path)));
+    const baseStore = await openStore({ db: schemaUrl(base) });
+    const direct = await ingestPaths(baseStore, stageRoots);
+    await baseStore.close();
+    figures[0]!.baseline = Math.round(direct.events / direct.seconds);
+    figures[0]!.baseline_unit = 'events/s, ingest of the same files into PostgreSQL';
+    figures[0]!.ratio = Number((figures[0]!.value / figures[0]!.baseline).toFixed(2));
+    figures[1]!.baseline = Number((direct.bytes / 1e6 / direct.seconds).toFixed(1));
+    figures[1]!.baseline_unit = 'MB/s, ingest of the same files into PostgreSQL';
+    figures[1]!.ratio = Number((figures[1]!.value / figures[1]!.baseline).toFixed(2));
     const again = await pushSync(options);
     figures.push({ figure: 'sync push with nothing new', value: Number(again.seconds.toFixed(2)), unit: 's', note: `${again.lines} lines moved` });
     const t0 = performance.now();

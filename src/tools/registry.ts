@@ -18,6 +18,7 @@ import { rawLines } from './raw-lines/index.js';
 import { rewindSession } from './rewind-session/index.js';
 import { searchSessions } from './search-sessions/index.js';
 import { sources } from './sources/index.js';
+import { syncStatusTool } from './sync-status/index.js';
 import { usageReport } from './usage-report/index.js';
 import { verifyLedger } from './verify-ledger/index.js';
 import type { AnyTool } from './tool.js';
@@ -40,6 +41,7 @@ export const TOOLS: readonly AnyTool[] = [
   rawLines,
   sources,
   verifyLedger,
+  syncStatusTool,
   listFiles,
   readFile,
 ];

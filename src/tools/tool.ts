@@ -22,6 +22,12 @@ export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends
    * hints from it (MCP readOnlyHint/destructiveHint); absent means read-only.
    */
   destructive?: boolean;
+  /**
+   * The tool reads the serving machine's own files or settings (the workspace, the sync remote),
+   * not only the store. A team token sees its projects in the store and nothing else of the
+   * machine, so servers refuse these tools to it.
+   */
+  machineLocal?: boolean;
   /** Returns the success body (without `status`); throws HindsightError for tool errors. */
   handler(args: z.infer<I>, ctx: ToolContext): Promise<O>;
 }

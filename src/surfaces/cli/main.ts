@@ -57,15 +57,28 @@ Usage:
       Serve the HTTP API (POST /api/tools/<name>, GET views, /api/openapi.json) and the web viewer
       at http://HOST:PORT/ (default port 7718; 0 = any free port). A token (--token or
       HINDSIGHT_TOKEN) is required when HOST is not loopback; with one, /api needs Bearer auth.
+  hindsight token create --user U --projects P1,P2 [--read-only] [--db FILE]
+      A team token for serve and mcp --http: sees only those projects (as list_sessions names them);
+      --read-only redacts every answer and refuses rewind. The token is the last word printed.
+  hindsight token list [--json] [--db FILE] | hindsight token revoke ID [--db FILE]
+      The store's tokens (ids, users, projects, flags, dates; never the tokens), or revoke one at once.
+  hindsight sync push|pull [--remote URL] [--db FILE] [--json]
+      Push this machine's sessions (with their evidence) to the shared PostgreSQL remote, or pull
+      other machines' sessions into the local store. Idempotent and resumable (docs/sync.md).
+  hindsight sync status [SESSION_ID] [--remote URL] [--db FILE] [--json]
+      Per session: local and cloud sequence, synced | ahead | behind | conflict (sync_status).
+      The remote: --remote, else HINDSIGHT_REMOTE, else "remote" in ~/.config/hindsight/config.json.
   hindsight tools [--json]
       List the tools (--json: names, descriptions and JSON schemas).
   hindsight tool NAME ['{"json": "args"}'] [--db FILE]
       Run one tool and print its JSON result (exit 0 ok, 1 tool error, 2 usage error).
 
 Options:
-  --db FILE      the store (default $HINDSIGHT_DB, else ~/.local/share/hindsight/hindsight.db)
+  --db FILE|URL  the store: a SQLite file or a postgres:// URL (default $HINDSIGHT_DB, else
+                 ~/.local/share/hindsight/hindsight.db)
   --format F     ${FORMATS.join(' | ')} (default: detected from the layout)
   --root PATH    a Control Plane root as ingested (grep, ledger), or the workspace of file tools (tool)
+  --remote URL   the sync remote, a postgres:// URL (sync; default $HINDSIGHT_REMOTE, else the config file)
   --raw          do not redact secrets in the text shown
   --no-color     plain text even on a terminal (also NO_COLOR=1)
   --help, -h     this help
@@ -125,6 +138,12 @@ function parse(argv: string[]) {
       host: { type: 'string' },
       port: { type: 'string' },
       token: { type: 'string' },
+      // sync.
+      remote: { type: 'string' },
+      // token create.
+      user: { type: 'string' },
+      projects: { type: 'string' },
+      'read-only': { type: 'boolean', default: false },
       // inspect --metrics.
       metrics: { type: 'boolean', default: false },
       stats: { type: 'boolean', default: false },
@@ -203,6 +222,17 @@ async function run(argv: string[]): Promise<number> {
       // Loaded here so other commands do not pay for hono at start-up.
       const { serveCommand } = await import('../http/serve-command.js');
       return serveCommand({ db: values.db, host: values.host, port: values.port, token: values.token, root: values.root });
+    }
+    case 'token': {
+      // Loaded here so other commands do not pay for the token module at start-up.
+      const { runTokenCommand } = await import('./token-command.js');
+      const [sub, ...args] = rest;
+      return runTokenCommand(sub, args, { db: values.db, user: values.user, projects: values.projects, readOnly: values['read-only'], json: values.json });
+    }
+    case 'sync': {
+      // Loaded here so other commands do not pay for sync at start-up.
+      const { syncCommand } = await import('./sync-command.js');
+      return syncCommand({ sub: rest[0], sessionId: rest[1], db: values.db, remote: values.remote, json: values.json });
     }
     case 'tools':
       if (values.json) out(JSON.stringify(describeTools(), null, 2));

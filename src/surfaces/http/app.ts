@@ -3,11 +3,16 @@
 
 import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
+import { HindsightError } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
 import { findTool, TOOLS } from '../../tools/registry.js';
-import { runTool, type AnyTool, type ToolResult } from '../../tools/tool.js';
+import type { AnyTool, ToolResult } from '../../tools/tool.js';
+import { createAuthorizer } from '../access/authorize.js';
+import { hostRefusal, loopbackHostCheck } from '../access/loopback.js';
+import type { Principal } from '../access/principal.js';
+import { runToolAs } from '../access/run-as.js';
+import type { TokenStore } from '../access/tokens/token-store.js';
 import { webAsset } from '../web/assets.js';
-import { authorize, loopbackHostCheck } from './auth.js';
 import { readJsonBody } from './body.js';
 import { GET_ROUTES } from './conveniences.js';
 import { buildOpenApi } from './openapi.js';
@@ -18,10 +23,15 @@ import { turnTaker } from './turns.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** What the /api guard leaves for the routes: who the request acts for. */
+export type AppEnv = { Variables: { principal: Principal } };
+
 export interface HttpAppOptions {
   store: Store;
-  /** When set, every /api request needs `Authorization: Bearer <token>`. */
+  /** When set, every /api request needs `Authorization: Bearer <token>`; this token sees everything. */
   token?: string;
+  /** The store's team tokens: once any exists, every /api request needs one (or the admin token). */
+  tokens?: TokenStore;
   /** Request bodies above this are refused with 413 (default 1 MiB). */
   maxBodyBytes?: number;
   /** Root of the workspace file tools (default: the current directory). */
@@ -62,40 +72,40 @@ function unknownTool(c: Context, name: string): Response {
  * const app = createHttpApp({ store });
  * const res = await app.request('/api/tools/list_sessions', { method: 'POST', body: '{"limit":5}', headers: { 'content-type': 'application/json' } });
  */
-export function createHttpApp(options: HttpAppOptions): Hono {
-  const { store, token, workspaceRoot } = options;
+export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
+  const { store, token, tokens, workspaceRoot } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedHost = options.allowedHost ?? loopbackHostCheck(() => undefined);
+  const authorize = createAuthorizer({ token, tokens });
   const take = turnTaker();
-  const run = async (tool: AnyTool, args: unknown) => {
+  // The principal decides the store (a team token sees its projects) and the read-only rules.
+  const run = async (c: Context<AppEnv>, tool: AnyTool, args: unknown) => {
     await take();
-    return runTool(tool, args, { store, workspaceRoot });
+    return runToolAs(c.get('principal'), tool, args, { store, workspaceRoot });
   };
   let openApi: ReturnType<typeof buildOpenApi> | undefined;
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
 
   app.use('*', async (c: Context, next: Next) => {
     const host = c.req.header('host') ?? new URL(c.req.url).host;
     if (!allowedHost(host)) {
-      c.res = fail(
-        c,
-        'HOST_NOT_ALLOWED',
-        `This server only answers requests addressed to it by a loopback name (localhost, 127.0.0.1, [::1] or the address it listens on, with its port), not "${host}". Open it by one of those (a page on another name could be a DNS-rebinding attack).`,
-      );
+      c.res = fail(c, 'HOST_NOT_ALLOWED', hostRefusal(host));
     } else {
       await next();
     }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
   });
 
-  app.use('/api/*', async (c: Context, next: Next) => {
-    if (!authorize(c.req.raw, token)) {
-      c.res = fail(
-        c,
-        'UNAUTHORIZED',
-        'This server needs a token: send the header "Authorization: Bearer <token>" with the token given to hindsight serve (--token or HINDSIGHT_TOKEN). In the web viewer, open /#token=<token>.',
-        { 'WWW-Authenticate': 'Bearer realm="hindsight"' },
-      );
+  app.use('/api/*', async (c: Context<AppEnv>, next: Next) => {
+    // The token table lives in the store: a store that went away is its own answer (503), not a bug.
+    const access = await authorize(c.req.header('authorization')).catch((err: unknown) => {
+      if (err instanceof HindsightError) return err;
+      throw err;
+    });
+    if (access instanceof HindsightError) {
+      c.res = fail(c, access.code, access.message);
+    } else if (!access.ok) {
+      c.res = fail(c, 'UNAUTHORIZED', access.message, { 'WWW-Authenticate': 'Bearer realm="hindsight"' });
     } else if (!['GET', 'HEAD'].includes(c.req.method) && !sameOrigin(c)) {
       c.res = fail(
         c,
@@ -103,6 +113,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
         `Requests from ${c.req.header('origin')} are refused: this API does not serve other origins. Call it from the viewer it serves, or from a program (which sends no Origin header).`,
       );
     } else {
+      c.set('principal', access.principal);
       await next();
     }
     c.res.headers.set('Cache-Control', 'no-store');
@@ -114,13 +125,13 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     if (!tool) return unknownTool(c, name);
     const body = await readJsonBody(c.req.raw, maxBodyBytes);
     if (!body.ok) return fail(c, body.code, body.error);
-    return answer(c, await run(tool, body.args));
+    return answer(c, await run(c, tool, body.args));
   });
   app.all('/api/tools/:name', (c) => (findTool(c.req.param('name')) ? notAllowed(c, 'POST') : unknownTool(c, c.req.param('name'))));
 
   app.get('/api/tools', (c) => c.json(toolDescriptions()));
   app.all('/api/tools', (c) => notAllowed(c, 'GET'));
-  app.get('/api/openapi.json', (c) => c.json((openApi ??= buildOpenApi({ tokenRequired: token !== undefined }))));
+  app.get('/api/openapi.json', (c) => c.json((openApi ??= buildOpenApi({ tokenRequired: token !== undefined || tokens !== undefined }))));
   app.all('/api/openapi.json', (c) => notAllowed(c, 'GET'));
 
   for (const route of GET_ROUTES) {
@@ -130,7 +141,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     app.get(route.path, async (c) => {
       const args = queryToArgs(new URL(c.req.url).searchParams, inputSchema(route.tool), route.aliases);
       for (const [param, arg] of Object.entries(route.pathArgs)) args[arg] = c.req.param(param);
-      return answer(c, await run(tool, args));
+      return answer(c, await run(c, tool, args));
     });
     app.all(route.path, (c) => notAllowed(c, 'GET'));
   }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { createHttpApp } from './app.js';
-import { authorize, isLoopbackHost, loopbackHostCheck } from './auth.js';
+import { createAuthorizer } from '../access/authorize.js';
+import { isLoopbackHost, loopbackHostCheck } from '../access/loopback.js';
 
 type Json = Record<string, any>;
 const jsonOf = (res: Response) => res.json() as Promise<Json>;
@@ -52,13 +53,13 @@ describe('token', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
-  it('is decided by one function returning a principal or null', () => {
-    const req = (auth?: string) => new Request('http://localhost/', { headers: auth ? { authorization: auth } : {} });
-    expect(authorize(req(), undefined)).toEqual({ kind: 'local' });
-    expect(authorize(req('Bearer t'), 't')).toEqual({ kind: 'token' });
-    expect(authorize(req('bearer   t'), 't')).toEqual({ kind: 'token' });
-    expect(authorize(req('Bearer u'), 't')).toBeNull();
-    expect(authorize(req(), 't')).toBeNull();
+  it('is decided by one function returning a principal or a refusal', async () => {
+    expect(await createAuthorizer({})(undefined)).toEqual({ ok: true, principal: { kind: 'local' } });
+    const authorize = createAuthorizer({ token: 't' });
+    expect(await authorize('Bearer t')).toEqual({ ok: true, principal: { kind: 'admin' } });
+    expect(await authorize('bearer   t')).toEqual({ ok: true, principal: { kind: 'admin' } });
+    expect(await authorize('Bearer u')).toMatchObject({ ok: false, status: 401 });
+    expect(await authorize(undefined)).toMatchObject({ ok: false, status: 401 });
   });
 });
 

@@ -4,6 +4,7 @@
 import { HindsightError } from '../../core/errors.js';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
+import { tokenStoreFor } from '../access/tokens/open-tokens.js';
 import { startHttpServer, TokenRequiredError } from './server.js';
 
 /** The port `hindsight serve` listens on unless told otherwise. */
@@ -49,6 +50,8 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
     }
     throw err;
   }
+  const tokens = tokenStoreFor(store);
+  const team = await tokens.anyTokens();
   let server;
   try {
     server = await startHttpServer({
@@ -56,6 +59,7 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       host: options.host,
       port,
       token,
+      tokens,
       workspaceRoot: options.root ?? process.cwd(),
       logError: (err) => say(`hindsight serve: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
@@ -75,7 +79,8 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
     throw err;
   }
   say(`Hindsight is serving ${store.location} at ${server.url}/`);
-  if (token) say(`API requests need "Authorization: Bearer <token>"; in a browser, open ${server.url}/#token=<token>.`);
+  if (team) say('This store has team tokens: every API request needs one (hindsight token list shows them), each seeing only its projects.');
+  if (token || team) say(`API requests need "Authorization: Bearer <token>"; in a browser, open ${server.url}/#token=<token>.`);
   say('Press Ctrl-C to stop.');
   const running = server;
   await new Promise<void>((resolve) => {

@@ -5,8 +5,9 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Store } from '../../store/store.js';
+import { hostCheckFor, isLoopbackHost } from '../access/loopback.js';
+import type { TokenStore } from '../access/tokens/token-store.js';
 import { createHttpApp } from './app.js';
-import { isLoopbackHost, loopbackHostCheck } from './auth.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -17,6 +18,8 @@ export interface HttpServerOptions {
   /** Default 0: any free port (the CLI's default is DEFAULT_PORT). */
   port?: number;
   token?: string;
+  /** The store's team tokens (tokenStoreFor(store)): once any exists, requests need one. */
+  tokens?: TokenStore;
   maxBodyBytes?: number;
   workspaceRoot?: string;
   logError?: (err: unknown) => void;
@@ -45,19 +48,20 @@ function urlHost(host: string): string {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const loopback = isLoopbackHost(host);
-  if (!loopback && !options.token) {
+  if (!loopback && !options.token && !(await options.tokens?.anyTokens())) {
     throw new TokenRequiredError(
-      `Serving on ${host} would let other machines read your sessions; pass --token T (or set HINDSIGHT_TOKEN) to require a bearer token, or leave --host at 127.0.0.1.`,
+      `Serving on ${host} would let other machines read your sessions; pass --token T (or set HINDSIGHT_TOKEN) or create team tokens (hindsight token create) to require a bearer token, or leave --host at 127.0.0.1.`,
     );
   }
   let port: number | undefined;
   const app = createHttpApp({
     store: options.store,
     token: options.token,
+    tokens: options.tokens,
     maxBodyBytes: options.maxBodyBytes,
     workspaceRoot: options.workspaceRoot,
     logError: options.logError,
-    allowedHost: loopback ? loopbackHostCheck(() => port, host) : () => true,
+    allowedHost: hostCheckFor(host, () => port),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s as Server)) as Server;

@@ -26,6 +26,11 @@ export const TOOL_ERROR_STATUS: Readonly<Record<string, number>> = {
   PATH_ESCAPES_ROOT: 400,
   WRONG_KIND: 400,
   BINARY_FILE: 400,
+  // Sync (src/sync): the remote or the machine id given is not usable as such.
+  SYNC_NO_REMOTE: 400,
+  SYNC_REMOTE_INVALID: 400,
+  SYNC_LOCAL_INVALID: 400,
+  SYNC_BAD_MACHINE_ID: 400,
   // What the arguments name does not exist.
   SESSION_NOT_FOUND: 404,
   LEDGER_NOT_FOUND: 404,
@@ -41,10 +46,17 @@ export const TOOL_ERROR_STATUS: Readonly<Record<string, number>> = {
   SOURCE_CHANGED: 409,
   // Understood, but never possible for this session (a Control Plane ledger, a sub-agent file).
   REWIND_REFUSED: 422,
+  // A team token may not do this (docs/team.md): read-only, another machine's files, a write.
+  READ_ONLY_TOKEN: 403,
+  MACHINE_TOOL_REFUSED: 403,
+  SCOPED_WRITE_REFUSED: 403,
+  // No token has that id (hindsight token revoke).
+  TOKEN_NOT_FOUND: 404,
   // The store itself cannot be used.
   STORE_OPEN_FAILED: 503,
   STORE_SCHEMA_TOO_NEW: 503,
   STORE_UNAVAILABLE: 503,
+  SYNC_REMOTE_UNREACHABLE: 503,
   INTERNAL: 500,
   // Raised before a server listens (no token off loopback), so never an answer; 500 if it ever were.
   TOKEN_REQUIRED: 500,

@@ -3,7 +3,8 @@
 
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
-import { isLoopbackHost } from './access.js';
+import { isLoopbackHost } from '../access/loopback.js';
+import { tokenStoreFor } from '../access/tokens/open-tokens.js';
 import { DEFAULT_MCP_PORT, startMcpHttpServer, TokenRequired } from './http.js';
 import { serveStdio } from './stdio.js';
 
@@ -76,13 +77,14 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
     if (!/^\d+$/.test(opts.port) || port > 65535) return usage(`--port must be a whole number from 0 to 65535 (0 = any free port), got "${opts.port}"`);
   }
   const token = opts.token || process.env.HINDSIGHT_TOKEN || undefined;
-  if (!isLoopbackHost(host) && !token) return usage(TokenRequired(host).message);
-
   const store = await openStore({ db: opts.db });
   try {
+    const tokens = tokenStoreFor(store);
+    const team = await tokens.anyTokens();
+    if (!isLoopbackHost(host) && !token && !team) return usage(TokenRequired(host).message);
     let server;
     try {
-      server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, onInternalError: logInternal });
+      server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, tokens, onInternalError: logInternal });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') log(`port ${port} on ${host} is already in use. Pick another with --port N, or --port 0 for any free port.`);
@@ -90,7 +92,8 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
       else throw err;
       return 1;
     }
-    log(`serving ${store.location} at ${server.url}${token ? ' (bearer token required)' : ''}`);
+    const guard = team ? ' (bearer token required: the admin --token or a team token, which sees only its projects)' : token ? ' (bearer token required)' : '';
+    log(`serving ${store.location} at ${server.url}${guard}`);
     await warnIfEmpty(store);
     await untilSignal();
     await server.close();

@@ -4,9 +4,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { defineError } from '../../core/errors.js';
+import { defineError, HindsightError } from '../../core/errors.js';
 import type { ToolContext } from '../../tools/tool.js';
-import { authorize, checkHost, isLoopbackHost } from './access.js';
+import { createAuthorizer } from '../access/authorize.js';
+import { hostCheckFor, isLoopbackHost } from '../access/loopback.js';
+import type { TokenStore } from '../access/tokens/token-store.js';
 import { buildServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -15,7 +17,7 @@ export const DEFAULT_MCP_PORT = 7437;
 export const TokenRequired = defineError(
   'TOKEN_REQUIRED',
   (host: string) =>
-    `Refusing to serve MCP on ${host} without a token: that address is reachable from other machines. Pass --token T (or set HINDSIGHT_TOKEN), or bind to 127.0.0.1.`,
+    `Refusing to serve MCP on ${host} without a token: that address is reachable from other machines. Pass --token T (or set HINDSIGHT_TOKEN), create team tokens (hindsight token create), or bind to 127.0.0.1.`,
 );
 
 export interface McpHttpOptions extends ToolContext {
@@ -23,8 +25,10 @@ export interface McpHttpOptions extends ToolContext {
   host?: string;
   /** 0 = any free port. Default DEFAULT_MCP_PORT. */
   port?: number;
-  /** When set, every request needs `Authorization: Bearer <token>`. */
+  /** When set, every request needs `Authorization: Bearer <token>`; this token sees everything. */
   token?: string;
+  /** The store's team tokens (tokenStoreFor(store)): once any exists, requests need one. */
+  tokens?: TokenStore;
   onInternalError?: (tool: string, err: unknown) => void;
 }
 
@@ -54,8 +58,11 @@ function urlOf(host: string, port: number): string {
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token || undefined;
-  if (!isLoopbackHost(host) && !token) throw TokenRequired(host);
+  if (!isLoopbackHost(host) && !token && !(await options.tokens?.anyTokens())) throw TokenRequired(host);
   const ctx: ToolContext = { store: options.store, workspaceRoot: options.workspaceRoot };
+  const authorize = createAuthorizer({ token, tokens: options.tokens });
+  let port: number | undefined;
+  const hostAllowed = hostCheckFor(host, () => port);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
@@ -63,15 +70,29 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       sendJsonRpcError(res, 404, `Nothing at ${path}: the MCP endpoint is ${MCP_PATH}.`);
       return;
     }
-    const hostOk = checkHost(req, host);
-    if (!hostOk.ok) return sendJsonRpcError(res, hostOk.status, hostOk.message);
-    const auth = authorize(req, token);
-    if (!auth.ok) return sendJsonRpcError(res, auth.status, auth.message, { 'www-authenticate': 'Bearer realm="hindsight"' });
+    const hostHeader = req.headers.host ?? '';
+    if (!hostAllowed(hostHeader)) {
+      return sendJsonRpcError(
+        res,
+        403,
+        `Host "${hostHeader}" is not allowed: this MCP server listens on loopback and only answers requests addressed to localhost, 127.0.0.1 or [::1] (a page on another name could be a DNS-rebinding attack).`,
+      );
+    }
+    let access;
+    try {
+      access = await authorize(req.headers.authorization);
+    } catch (err) {
+      // The token table lives in the store: a store that went away is its own answer (503), not a bug.
+      if (err instanceof HindsightError) return sendJsonRpcError(res, 503, err.message);
+      throw err;
+    }
+    if (!access.ok) return sendJsonRpcError(res, access.status, access.message, { 'www-authenticate': 'Bearer realm="hindsight"' });
     if (req.method !== 'POST') {
       // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
       return sendJsonRpcError(res, 405, `${req.method} is not supported: this stateless MCP server answers POST ${MCP_PATH} only.`, { allow: 'POST' });
     }
-    const server = buildServer({ ...ctx, onInternalError: options.onInternalError });
+    // The principal decides the store (a team token sees its projects) and the read-only rules.
+    const server = buildServer({ ...ctx, principal: access.principal, onInternalError: options.onInternalError });
     // JSON responses rather than SSE: every answer is one message, and plain JSON is cheaper.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
@@ -95,7 +116,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       resolve();
     });
   });
-  const { port } = http.address() as AddressInfo;
+  port = (http.address() as AddressInfo).port;
   return {
     url: urlOf(host, port),
     close: () =>

@@ -6,7 +6,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { findTool, TOOLS } from '../../tools/registry.js';
-import { runTool, type ToolContext } from '../../tools/tool.js';
+import type { ToolContext } from '../../tools/tool.js';
+import type { Principal } from '../access/principal.js';
+import { runToolAs } from '../access/run-as.js';
 import { internalErrorResult, toCallResult } from './call-result.js';
 import { mcpTools } from './tool-list.js';
 
@@ -34,6 +36,8 @@ export function packageVersion(): string {
 }
 
 export interface BuildServerOptions extends ToolContext {
+  /** Who the calls act for (default the local user: every project, nothing refused). */
+  principal?: Principal;
   /** Called with unexpected tool failures (they still reach the client as isError results). */
   onInternalError?: (tool: string, err: unknown) => void;
 }
@@ -46,7 +50,7 @@ export interface BuildServerOptions extends ToolContext {
  * await server.connect(new StdioServerTransport());
  */
 export function buildServer(options: BuildServerOptions): Server {
-  const { onInternalError, ...ctx } = options;
+  const { onInternalError, principal = { kind: 'local' }, ...ctx } = options;
   const server = new Server(
     { name: 'hindsight', title: 'Hindsight', version: packageVersion() },
     {
@@ -65,7 +69,7 @@ export function buildServer(options: BuildServerOptions): Server {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Known tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
     }
     try {
-      return toCallResult(await runTool(tool, args ?? {}, ctx));
+      return toCallResult(await runToolAs(principal, tool, args ?? {}, ctx));
     } catch (err) {
       onInternalError?.(name, err);
       return internalErrorResult(name, err);

@@ -28,6 +28,7 @@ const entryShape = z.object({ path: z.string(), type: z.enum(['file', 'dir', 'sy
 
 export const listFiles = defineTool({
   name: 'list_files',
+  machineLocal: true,
   title: 'List workspace files',
   description:
     'List files and folders under a path of the workspace root (--root, default the current directory), sorted, depth-first, at most 500 entries (truncated: true beyond). Hidden folders, node_modules and __pycache__ are skipped; paths outside the root (.., absolute, symlinks pointing out) are refused.',

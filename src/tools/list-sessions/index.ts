@@ -1,5 +1,6 @@
 // list_sessions: every session of every format, newest first, paginated, with the analyst's
-// filters (project, date_range, format, status, model, top_level_only).
+// filters (project, date_range, format, status, model, top_level_only), and where each session's
+// data lives when sync is in use (source: local | cloud | both; include_cloud).
 
 import { z } from 'zod';
 import { parseDateRange } from '../../core/date-range.js';
@@ -7,6 +8,7 @@ import { FORMATS, SESSION_STATUSES } from '../../core/model.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { sessionListItem, sessionListItemShape } from '../session-view.js';
 import { defineTool } from '../tool.js';
+import { sourceLens } from '../../sync/source.js';
 
 const input = z
   .object({
@@ -28,6 +30,10 @@ const input = z
       .boolean()
       .default(true)
       .describe('Hide sub-agents, forks and sidechains (default; their tokens still count in their parents). Pass false to list them too.'),
+    include_cloud: z
+      .boolean()
+      .optional()
+      .describe('Include sessions pulled from other machines by hindsight sync pull (source "cloud"). Default: true when a sync remote is configured (HINDSIGHT_REMOTE or the config file), else false.'),
     max_bytes: maxBytesArg(100_000),
     redact: redactArg,
   })
@@ -37,12 +43,16 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List sessions',
   description:
-    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Filters: project, format, status, date_range (by start time, UTC days), model (substring of a model name), top_level_only (default true: sub-agents and forks are hidden, pass false to see them). Paginated with limit/offset; count is the total.',
+    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Filters: project, format, status, date_range (by start time, UTC days), model (substring of a model name), top_level_only (default true: sub-agents and forks are hidden, pass false to see them). Each row says source: local, cloud (pulled from another machine by hindsight sync) or both (pushed to the sync remote); include_cloud (default true when a sync remote is configured) shows or hides the cloud ones. Paginated with limit/offset; count is the total.',
   input,
-  output: z.object({ status: z.literal('ok'), ...pageShape, sessions: z.array(sessionListItemShape) }),
+  output: z.object({
+    status: z.literal('ok'),
+    ...pageShape,
+    sessions: z.array(sessionListItemShape.extend({ source: z.enum(['local', 'cloud', 'both']) })),
+  }),
   async handler(args, { store }) {
     const range = args.date_range === undefined ? undefined : parseDateRange(args.date_range);
-    const { total, sessions } = await store.listSessions({
+    const query = {
       format: args.format,
       project: args.project,
       status: args.status,
@@ -52,8 +62,18 @@ export const listSessions = defineTool({
       model: args.model,
       limit: args.limit,
       offset: args.offset,
-    });
-    const items = sessions.map((s) => sessionListItem(s, args.redact));
+    };
+    const lens = sourceLens(store);
+    const includeCloud = args.include_cloud ?? lens.remoteConfigured;
+    let { total, sessions } = await store.listSessions(query);
+    if (!includeCloud && lens.pulledRoots.size > 0) {
+      // Pulled copies are filtered here, so count and pages are over what remains (only when some exist).
+      const all = await store.listSessions({ ...query, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+      const kept = all.sessions.filter((s) => lens.sourceOf(s) !== 'cloud');
+      total = kept.length;
+      sessions = kept.slice(args.offset, args.offset + args.limit);
+    }
+    const items = sessions.map((s) => ({ ...sessionListItem(s, args.redact), source: lens.sourceOf(s) }));
     return fitMaxBytes({ ...page(total, args.limit, args.offset, items.length), sessions: items }, 'sessions', args.max_bytes);
   },
 });

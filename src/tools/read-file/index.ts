@@ -45,6 +45,7 @@ function sniff(path: string, shown: string): void {
 
 export const readFile = defineTool({
   name: 'read_file',
+  machineLocal: true,
   title: 'Read a workspace file',
   description:
     'Read lines of a text file under the workspace root (--root, default the current directory): from_line, limit (≤ 2000 lines) and max_bytes bound the answer; count is the file’s total lines. Binary files and paths outside the root are refused with an error.',
