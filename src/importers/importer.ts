@@ -21,6 +21,11 @@ import type {
 export interface SourceFile {
   /** Absolute path. */
   path: string;
+  /**
+   * The root as its owner knows it when the files are read from a copy (sync mirrors a machine's
+   * evidence into a stage folder): a Control Plane session's project is this path, not the copy's.
+   */
+  projectRoot?: string;
   /** Absolute path of the root it was discovered under (what the user ingested). */
   root: string;
   /** Path relative to `root`, with `/` separators; used in every report. */

@@ -25,6 +25,8 @@ export interface IngestOptions {
   /** Queue behind a running ingest instead of failing. */
   wait?: boolean;
   onProgress?: (p: IngestProgress) => void;
+  /** The path the files' owner knows their root by, when ingesting a copy (see SourceFile.projectRoot). */
+  projectRoot?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
 }
@@ -98,6 +100,7 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
       const importer = importerFor(format);
       const rootNotes: Defect[] = [];
       const files = await importer.discover(real, rootNotes);
+      if (options.projectRoot !== undefined) for (const f of files) f.projectRoot = options.projectRoot;
       planned.push({ path: real, format, importer, files, rootNotes });
       results.push({ path: real, format });
     } catch (err) {

@@ -124,6 +124,8 @@ export interface MirrorOptions {
   /** The folder (a real path) that mirrors the source root in the target. */
   dir: string;
   format: Format;
+  /** The root's path on the machine it came from: Control Plane sessions keep it as their project. */
+  projectRoot: string;
   onProgress?: (p: IngestProgress) => void;
 }
 
@@ -137,7 +139,7 @@ export async function mirrorRoot(options: MirrorOptions): Promise<MirrorStats> {
     if (actions.length === 0) break;
     for (const a of actions) await writeGeneration(options.source, a.file, join(options.dir, a.file.relPath), a.from);
     stats.files += actions.length;
-    const summary = await ingestPaths(options.target, [options.dir], { format: options.format, wait: true, onProgress: options.onProgress });
+    const summary = await ingestPaths(options.target, [options.dir], { format: options.format, projectRoot: options.projectRoot, wait: true, onProgress: options.onProgress });
     const failed = summary.roots.find((r) => r.error);
     if (failed?.error) throw new Error(`Ingesting the mirrored folder ${options.dir} failed: ${failed.error.message}`);
     stats.passes++;

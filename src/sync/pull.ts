@@ -23,6 +23,7 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
     await registerMachine(remote, me, null);
     const mappings = (await rootMappings(remote)).filter((m) => m.machineId !== me.machineId);
     const machineOf = new Map(mappings.map((m) => [m.stageRoot, m.machineId]));
+    const originalOf = new Map(mappings.map((m) => [m.stageRoot, m.originalRoot]));
     const { pulledRoots: known } = syncedSets(dbPath);
     const ownKeys = new Set<string>();
     for (const r of await inventory(options.local, (p) => !known.has(p))) for (const f of r.files) if (f.key !== null) ownKeys.add(f.key);
@@ -45,6 +46,7 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
         target: options.local,
         dir,
         format: root.format,
+        projectRoot: originalOf.get(root.path) ?? root.path,
         onProgress: (p) => options.onProgress?.('', p),
       });
       summary.roots++;

@@ -133,6 +133,7 @@ async function pushRoots(remote: Remote, options: SyncOptions, dbPath: string, s
       target: remote.store,
       dir,
       format: root.format,
+      projectRoot: root.path,
       onProgress: (p) => options.onProgress?.('', p),
     });
     summary.roots++;

@@ -70,8 +70,8 @@ export function createControlPlaneParser(file: SourceFile, options: ParserOption
       ctx.facts({
         id: sessionId,
         format: 'control-plane',
-        project: file.root,
-        projectPath: file.root,
+        project: file.projectRoot ?? file.root,
+        projectPath: file.projectRoot ?? file.root,
         kind: 'root',
         mainLedger: MAIN_LEDGER,
       });
