@@ -4,7 +4,8 @@
 // Then the forensic tools' p50/p95 latency on the ingested stores (tool-latency.ts).
 // Then the analyst figures (analyst-bench.ts): usage_report vs ccusage 20, search_sessions over a
 // 1 GB corpus (BENCH_SEARCH_MB), replay export sizes on the real transcripts.
-// Then the surfaces: HTTP under load (http-bench.ts) and MCP over HTTP (mcp-bench.ts).
+// Then the surfaces: HTTP under load (http-bench.ts) and MCP over HTTP (mcp-bench.ts); then
+// PostgreSQL against SQLite (postgres-bench.ts) and sync (sync-bench.ts).
 // Sizes: BENCH_CC_MB (default 500) and BENCH_CP_MB (default 300). BENCH_REUSE_STORES=1 skips the
 // ingest figures and measures latency on the stores of the previous run.
 
@@ -19,6 +20,8 @@ import { measureToolLatency } from './tool-latency.js';
 import type { Figure } from './figure.js';
 import { measureHttp } from './http-bench.js';
 import { measureMcp } from './mcp-bench.js';
+import { measurePostgres } from './postgres-bench.js';
+import { measureSync } from './sync-bench.js';
 import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
@@ -138,5 +141,10 @@ for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(surfacesDb + s
 await fixtureStore(surfacesDb);
 figures.push(...(await measureHttp(surfacesDb, FIXTURE_SESSION, { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 30) })));
 figures.push(...(await measureMcp(surfacesDb)));
+// Team scale (PostgreSQL at HINDSIGHT_BENCH_PG / HINDSIGHT_TEST_PG): the 500 MB corpus ingested into
+// PostgreSQL and the forensic tools' latency there against SQLite; sync push of the 500 MB store
+// and sync status over 10,000 sessions.
+figures.push(...(await measurePostgres(join(WORK, 'claude-code.db'), cc, 'claude-code')));
+figures.push(...(await measureSync(join(WORK, 'claude-code.db'))));
 const out = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, figures };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
