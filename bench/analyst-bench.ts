@@ -11,10 +11,7 @@ import { exportSession } from '../src/tools/export-session/index.js';
 import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
 import type { Figure } from './figure.js';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+import { percentile, timeWholeUsageReport } from './measure.js';
 
 async function timeTool(store: SqliteStore, tool: string, args: Record<string, unknown>, calls: number) {
   const ms: number[] = [];
@@ -69,36 +66,13 @@ export async function measureSearch(name: string, db: string, corpusBytes: numbe
   }
 }
 
-/**
- * The whole by-session report (every page of 500 rows, as ccusage prints every session), serialised
- * as the CLI would: p50 and p95 of `calls` runs after two warm-ups.
- */
-async function wholeReport(store: SqliteStore, calls: number) {
-  const ms: number[] = [];
-  let sessions = 0;
-  for (let i = 0; i < calls + 2; i++) {
-    const t0 = performance.now();
-    sessions = 0;
-    for (let offset = 0; ; offset += 500) {
-      const r = (await runTool(findTool('usage_report')!, { group_by: 'session', limit: 500, offset, max_bytes: 10_000_000 }, { store })) as Record<string, any>;
-      if (r.status !== 'ok') throw new Error(`usage_report: ${JSON.stringify(r).slice(0, 300)}`);
-      JSON.stringify(r);
-      sessions += r.returned as number;
-      if (!r.has_more) break;
-    }
-    if (i >= 2) ms.push(performance.now() - t0);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95), sessions };
-}
-
 /** usage_report by session, warm and cold, against ccusage 20 on the same config folder. */
 export async function measureUsage(repo: string, name: string, configDir: string, db: string, work: string): Promise<Figure[]> {
   const ccusage = ccusageSeconds(repo, configDir);
   const store = new SqliteStore(db);
   let warm: { p50: number; p95: number; sessions: number };
   try {
-    warm = await wholeReport(store, 7);
+    warm = await timeWholeUsageReport(store, 7);
   } finally {
     await store.close();
   }

@@ -13,6 +13,7 @@ import { openStore } from '../src/store/open.js';
 import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
 import type { Figure } from './figure.js';
+import { percentile } from './measure.js';
 import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
 
 export type { Figure } from './figure.js';
@@ -36,10 +37,6 @@ interface InProcess {
   p50: number;
   p99: number;
   perSecond: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 /** runTool back to back for `seconds` (after warm-up calls), serialising each envelope as a surface does. */

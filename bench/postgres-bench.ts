@@ -8,53 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { ingestPaths } from '../src/ingest/ingest.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { Store } from '../src/store/store.js';
-import { findTool } from '../src/tools/registry.js';
-import { runTool } from '../src/tools/tool.js';
 import type { Figure } from './figure.js';
+import { dropSchema, timeWholeUsageReport } from './measure.js';
 import { measureToolLatency, type LatencyFigure } from './tool-latency.js';
 
 const PG_URL = process.env.HINDSIGHT_BENCH_PG || process.env.HINDSIGHT_TEST_PG || 'postgres://postgres@127.0.0.1:5432/test';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** The whole usage report by session (every page, serialised), p50 and p95 of `calls` runs after two warm-ups. */
-async function usageReport(store: Store, calls = 7): Promise<{ p50: number; p95: number; sessions: number }> {
-  const tool = findTool('usage_report')!;
-  const ms: number[] = [];
-  let sessions = 0;
-  for (let i = 0; i < calls + 2; i++) {
-    const t0 = performance.now();
-    sessions = 0;
-    for (let offset = 0; ; offset += 500) {
-      const r = (await runTool(tool, { group_by: 'session', limit: 500, offset, max_bytes: 10_000_000 }, { store })) as Record<string, unknown>;
-      if (r.status !== 'ok') throw new Error(`usage_report: ${JSON.stringify(r).slice(0, 300)}`);
-      JSON.stringify(r);
-      sessions += r.returned as number;
-      if (!r.has_more) break;
-    }
-    if (i >= 2) ms.push(performance.now() - t0);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95), sessions };
-}
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 /** Tables, TOAST and indexes of the schema, in bytes. */
 async function schemaBytes(store: PostgresStore): Promise<number> {
@@ -142,8 +103,8 @@ export async function measurePostgres(sqliteDb: string, corpusDir: string, name:
       });
     }
 
-    const ua = await usageReport(sqlite);
-    const ub = await usageReport(postgres);
+    const ua = await timeWholeUsageReport(sqlite);
+    const ub = await timeWholeUsageReport(postgres);
     figures.push({
       figure: `${name}.postgres.usage_report_session_warm`,
       value: +(ub.p50 / 1000).toFixed(3),
@@ -158,7 +119,7 @@ export async function measurePostgres(sqliteDb: string, corpusDir: string, name:
   } finally {
     await sqlite.close();
     await postgres?.close();
-    await dropSchema(schema);
+    await dropSchema(PG_URL, schema);
   }
 }
 

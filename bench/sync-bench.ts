@@ -8,13 +8,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { ingestPaths } from '../src/ingest/ingest.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { pushSync, sha1 } from '../src/sync/push.js';
 import { openStore } from '../src/store/open.js';
 import { syncStatus } from '../src/sync/status.js';
 import type { Figure } from './figure.js';
+import { dropSchema } from './measure.js';
 import { generateClaudeCode } from './generators/claude-code.js';
 
 const PG = process.env.HINDSIGHT_TEST_PG || 'postgres://postgres@127.0.0.1:5432/test';
@@ -25,13 +25,6 @@ function schemaUrl(schema: string): string {
   const u = new URL(PG);
   u.searchParams.set('schema', schema);
   return u.toString();
-}
-
-async function dropSchema(schema: string): Promise<void> {
-  const c = new pg.Client({ connectionString: PG });
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await c.end();
 }
 
 function identity(name: string) {
@@ -110,7 +103,7 @@ export async function measureSync(localDb: string): Promise<Figure[]> {
     );
     await store.close();
   } finally {
-    for (const s of schemas) await dropSchema(s).catch(() => {});
+    for (const s of schemas) await dropSchema(PG, s).catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }
   return figures;

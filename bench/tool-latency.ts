@@ -7,16 +7,13 @@ import { findTool } from '../src/tools/registry.js';
 import { runTool } from '../src/tools/tool.js';
 import type { Store } from '../src/store/store.js';
 import type { Figure } from './figure.js';
+import { percentile } from './measure.js';
 
 export interface LatencyFigure extends Figure {
   calls?: number;
 }
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 25);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function time(store: Store, tool: string, args: Record<string, unknown>, calls = CALLS): Promise<{ p50: number; p95: number; result: Record<string, unknown> }> {
   const def = findTool(tool);

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { tempDir } from '../../../test/helpers.js';
+import { dropSchema as dropAnySchema } from '../postgres/drop-schema.js';
 import { PostgresStore } from '../postgres/postgres-store.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import type { Store } from '../store.js';
@@ -55,14 +56,7 @@ export async function postgresUnavailable(): Promise<string | null> {
 
 /** Drop a test schema and everything in it. */
 export async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_PG_URL });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end().catch(() => {});
-  }
+  await dropAnySchema(TEST_PG_URL, schema);
 }
 
 export function sqliteEngine(): Engine {
