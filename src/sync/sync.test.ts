@@ -148,6 +148,8 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
     const aIds = Object.keys(await eventCounts(a.open()));
     for (const s of list.sessions) expect(s.source, s.session_id).toBe(aIds.includes(s.session_id) ? 'cloud' : 'both');
     expect(list.sessions.filter((s) => s.source === 'cloud').length).toBeGreaterThan(0);
+    // get_session says the same for one session (the seed's `source`).
+    for (const s of list.sessions.slice(0, 4)) expect((await tool(local, 'get_session', { session_id: s.session_id })).source, s.session_id).toBe(s.source);
     const withoutCloud = (await tool(local, 'list_sessions', { limit: 500, include_cloud: false })) as { count: number; sessions: { source: string }[] };
     expect(withoutCloud.sessions.every((s) => s.source === 'both')).toBe(true);
     expect(withoutCloud.count).toBe(list.sessions.length - list.sessions.filter((s) => s.source === 'cloud').length);

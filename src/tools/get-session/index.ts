@@ -7,6 +7,7 @@ import { ownEvents } from '../analyze-events/events.js';
 import { eventsSummary } from '../analyze-events/summary.js';
 import { errorItem, problemEvents } from '../analyze-events/errors.js';
 import { resolveSession } from '../session-ref.js';
+import { sourceLens } from '../../sync/source.js';
 import { defineTool } from '../tool.js';
 import { sessionMetadata } from './metadata.js';
 import { MESSAGE_CHARS, transcriptPage } from './transcript.js';
@@ -59,7 +60,7 @@ export const getSession = defineTool({
   name: 'get_session',
   title: 'Get session details',
   description:
-    "One session of any format by full id or unique prefix (an ambiguous prefix is an error listing the candidates): the list_sessions fields plus project_path, path (its main source file) and ledgers (every source file with path, line count and size), parent_id and children_ids, models, tokens own and total, counts, and the format's metadata. include_events_summary (default true) adds event counts by type and kind, first/last event, duration_ms and the first errors; include_transcript adds a page of user and assistant messages (transcript_offset / transcript_limit), each text bounded. For payloads use get_events with fields; for the full timeline reconstruct_session.",
+    "One session of any format by full id or unique prefix (an ambiguous prefix is an error listing the candidates): the list_sessions fields plus project_path, path (its main source file) and ledgers (every source file with path, line count and size), source (local, cloud — pulled from another machine by hindsight sync — or both), parent_id and children_ids, models, tokens own and total, counts, and the format's metadata. include_events_summary (default true) adds event counts by type and kind, first/last event, duration_ms and the first errors; include_transcript adds a page of user and assistant messages (transcript_offset / transcript_limit), each text bounded. For payloads use get_events with fields; for the full timeline reconstruct_session.",
   input,
   output: z.object({ status: z.literal('ok'), session_id: z.string() }).passthrough(),
   async handler(args, { store }) {
@@ -67,7 +68,9 @@ export const getSession = defineTool({
     const metadata = await sessionMetadata(store, session, args.redact);
     const needEvents = args.include_events_summary || args.include_transcript;
     const events = needEvents ? await ownEvents(store, session.id) : [];
-    const body: Record<string, unknown> & { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } } = { ...metadata };
+    // Where the data lives when sync is in use (the seed's `source`): read from the local sync state, no network.
+    const source = sourceLens(store).sourceOf(session);
+    const body: Record<string, unknown> & { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } } = { ...metadata, source };
     if (args.include_events_summary) {
       const problems = problemEvents(events);
       body.events_summary = {
