@@ -79,9 +79,14 @@ function earlier(a: Candidate, b: Candidate): boolean {
   return a.order < b.order;
 }
 
-/** Each session's top-level ancestor (parent links are followed; a cycle stops at the repeat). */
-function rootsOf(sessions: Map<string, SessionInfo>): Map<string, SessionInfo> {
-  const roots = new Map<string, SessionInfo>();
+/**
+ * Each session's top-level ancestor (parent links are followed; a cycle stops at the repeat), by
+ * session id. Shared by every report that folds sub-agents into their parent.
+ *
+ * @example topLevelOf(new Map([['p', { id: 'p', parentId: null }], ['p:a', { id: 'p:a', parentId: 'p' }]])).get('p:a')!.id // 'p'
+ */
+export function topLevelOf<S extends { id: string; parentId: string | null }>(sessions: ReadonlyMap<string, S>): Map<string, S> {
+  const roots = new Map<string, S>();
   for (const s of sessions.values()) {
     let cur = s;
     const seen = new Set<string>([s.id]);
@@ -145,7 +150,7 @@ function compareGroups(a: UsageCallGroupRow, b: UsageCallGroupRow): number {
 
 function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }): UsageCall[] {
   const byId = new Map<string, SessionInfo>(found.sessions.map((s) => [s.id, s]));
-  const roots = rootsOf(byId);
+  const roots = topLevelOf(byId);
   const calls: UsageCall[] = [];
   for (const g of [...found.groups].sort(compareGroups)) {
     const root = roots.get(g.sessionId);
@@ -177,7 +182,7 @@ async function fromStore(store: Store): Promise<UsageCall[]> {
     for (const s of page.sessions) sessions.set(s.id, { id: s.id, parentId: s.parentId, project: s.project, projectPath: s.projectPath, format: s.format });
     if (page.sessions.length < 500) break;
   }
-  const roots = rootsOf(sessions);
+  const roots = topLevelOf(sessions);
   const chooser = new Chooser();
   for (const s of [...sessions.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const { events } = await store.sessionTimeline(s.id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: false });

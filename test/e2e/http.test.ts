@@ -219,7 +219,7 @@ describe('hindsight serve refusals', () => {
     try {
       const s = spawnServe(['--db', db, '--port', String(port)]);
       expect(await s.exit).toBe(1);
-      expect(s.stderr()).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1 port ${port} \\(EADDRINUSE\\)`));
+      expect(s.stderr()).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use: pass another --port`));
     } finally {
       blocker.close();
     }

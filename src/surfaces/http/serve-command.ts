@@ -6,6 +6,7 @@ import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import { tokenStoreFor } from '../access/tokens/open-tokens.js';
 import { startHttpServer, TokenRequiredError } from './server.js';
+import { listenFailure, parsePort, untilSignal } from '../server-process.js';
 
 /** The port `hindsight serve` listens on unless told otherwise. */
 export const DEFAULT_PORT = 7718;
@@ -22,19 +23,13 @@ function say(text: string): void {
   process.stderr.write(`${text}\n`);
 }
 
-function parsePort(value: string | undefined): number | null {
-  if (value === undefined) return DEFAULT_PORT;
-  const n = Number(value);
-  return /^\d+$/.test(value) && n <= 65535 ? n : null;
-}
-
 /**
  * Run the server until a signal arrives.
  *
  * @example process.exitCode = await serveCommand({ db: '/tmp/h.db', port: '0' });
  */
 export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const port = parsePort(options.port);
+  const port = parsePort(options.port, DEFAULT_PORT);
   if (port === null) {
     say(`hindsight: --port must be a whole number from 0 to 65535 (0 picks any free port); got "${options.port}"`);
     return 2;
@@ -69,30 +64,17 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       say(`hindsight: ${err.message}`);
       return 2;
     }
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      say(
-        `hindsight: cannot listen on ${options.host ?? '127.0.0.1'} port ${port} (${code}): pass another --port (0 picks any free port), or stop what is using it.`,
-      );
-      return 1;
-    }
-    throw err;
+    const why = listenFailure(err, options.host ?? '127.0.0.1', port);
+    if (why === null) throw err;
+    say(`hindsight: ${why}`);
+    return 1;
   }
   say(`Hindsight is serving ${store.location} at ${server.url}/`);
   if (team) say('This store has team tokens: every API request needs one (hindsight token list shows them), each seeing only its projects.');
   if (token || team) say(`API requests need "Authorization: Bearer <token>"; in a browser, open ${server.url}/#token=<token>.`);
   say('Press Ctrl-C to stop.');
-  const running = server;
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await running.close();
+  await untilSignal();
+  await server.close();
   await store.close();
   say('Hindsight stopped serving.');
   return 0;

@@ -7,6 +7,7 @@ import { isLoopbackHost } from '../access/loopback.js';
 import { tokenStoreFor } from '../access/tokens/open-tokens.js';
 import { DEFAULT_MCP_PORT, startMcpHttpServer, TokenRequired } from './http.js';
 import { serveStdio } from './stdio.js';
+import { listenFailure, parsePort, untilSignal } from '../server-process.js';
 
 export interface McpCommandOptions {
   db?: string;
@@ -36,18 +37,6 @@ async function warnIfEmpty(store: Store): Promise<void> {
   if (total === 0) log(`the store ${store.location} holds no sessions yet: run hindsight ingest (with the same --db) first.`);
 }
 
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-}
-
 /**
  * Run the `mcp` command.
  *
@@ -71,11 +60,8 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
   }
 
   const host = opts.host ?? '127.0.0.1';
-  let port = DEFAULT_MCP_PORT;
-  if (opts.port !== undefined) {
-    port = Number(opts.port);
-    if (!/^\d+$/.test(opts.port) || port > 65535) return usage(`--port must be a whole number from 0 to 65535 (0 = any free port), got "${opts.port}"`);
-  }
+  const port = parsePort(opts.port, DEFAULT_MCP_PORT);
+  if (port === null) return usage(`--port must be a whole number from 0 to 65535 (0 = any free port), got "${opts.port}"`);
   const token = opts.token || process.env.HINDSIGHT_TOKEN || undefined;
   const store = await openStore({ db: opts.db });
   try {
@@ -86,10 +72,9 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
     try {
       server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, tokens, onInternalError: logInternal });
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') log(`port ${port} on ${host} is already in use. Pick another with --port N, or --port 0 for any free port.`);
-      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') log(`cannot listen on ${host}: no such address on this machine. Pass --host 127.0.0.1 or one of its own addresses.`);
-      else throw err;
+      const why = listenFailure(err, host, port);
+      if (why === null) throw err;
+      log(why);
       return 1;
     }
     const guard = team ? ' (bearer token required: the admin --token or a team token, which sees only its projects)' : token ? ' (bearer token required)' : '';

@@ -10,6 +10,8 @@ const SYNTHETIC = '<synthetic>';
 
 export interface FamilyDigest {
   rows: SessionRow[];
+  /** Each family member's own events, in timeline order (read once, for every view). */
+  eventsOf: Map<string, StoredEvent[]>;
   /** The family's LLM calls, each once (the records the summaries count). */
   calls: StoredEvent[];
   /** LLM calls (model steps) of the session and its descendants. */
@@ -44,6 +46,7 @@ export async function familyDigest(store: Store, session: SessionRow): Promise<F
   const model = [...perModel].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0] ?? null;
   return {
     rows,
+    eventsOf: bySession,
     calls,
     steps: rows.reduce((n, r) => n + r.llmCalls, 0),
     toolCalls: rows.reduce((n, r) => n + r.toolCalls, 0),

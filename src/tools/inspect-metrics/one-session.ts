@@ -21,7 +21,8 @@ function spanMs(from: string | null, to: string | null): number | null {
 
 export async function sessionMetrics(store: Store, session: SessionRow, mode: CostMode, redact: boolean) {
   const d = await familyDigest(store, session);
-  const own = (await store.sessionTimeline(session.id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: false })).events;
+  // The merged family timeline filtered to one session is that session's own timeline.
+  const own = d.eventsOf.get(session.id) ?? [];
   const t = turnTimeline(session, own, mode);
   const turns = t.turns.map((row) => ({ ...row, duration_ms: spanMs(row.user_ts, row.assistant_last_ts ?? row.user_ts) }));
   const files = redact ? d.files.map(redactText) : d.files;

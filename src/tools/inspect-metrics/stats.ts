@@ -4,7 +4,7 @@
 
 import type { Format } from '../../core/model.js';
 import type { SessionRow, Store } from '../../store/store.js';
-import { loadUsageCalls } from '../../usage/calls.js';
+import { loadUsageCalls, topLevelOf } from '../../usage/calls.js';
 import { callCost, roundUsd, type CostMode } from '../../usage/cost.js';
 import { tokensView } from '../session-view.js';
 import { failureMode } from './failure-mode.js';
@@ -31,28 +31,12 @@ async function allSessions(store: Store): Promise<SessionRow[]> {
   }
 }
 
-/** Each session's top-level ancestor id (a parent cycle stops at the repeat). */
-function rootIds(rows: readonly SessionRow[]): Map<string, string> {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const roots = new Map<string, string>();
-  for (const r of rows) {
-    let cur = r;
-    const seen = new Set([r.id]);
-    while (cur.parentId && byId.has(cur.parentId) && !seen.has(cur.parentId)) {
-      cur = byId.get(cur.parentId)!;
-      seen.add(cur.id);
-    }
-    roots.set(r.id, cur.id);
-  }
-  return roots;
-}
-
 const ranked = (m: Map<string, number>) => [...m].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, TOP);
 const avg = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10) / 10);
 
 export async function aggregateStats(store: Store, o: StatsOptions) {
   const rows = await allSessions(store);
-  const roots = rootIds(rows);
+  const roots = topLevelOf(new Map(rows.map((r) => [r.id, r])));
   const inWindow = rows.filter(
     (r) =>
       r.parentId === null &&
@@ -70,7 +54,7 @@ export async function aggregateStats(store: Store, o: StatsOptions) {
   let toolCalls = 0;
   let toolErrors = 0;
   for (const r of rows) {
-    if (!chosen.has(roots.get(r.id)!)) continue;
+    if (!chosen.has(roots.get(r.id)!.id)) continue;
     steps += r.llmCalls;
     toolCalls += r.toolCalls;
     toolErrors += r.toolErrors;
