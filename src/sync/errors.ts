@@ -1,6 +1,7 @@
 // The errors sync raises, each defined once (mapped to HTTP statuses in surfaces/http/status-map.ts).
 
 import { defineError } from '../core/errors.js';
+import { withoutPassword } from '../store/postgres/url.js';
 
 export const SyncNoRemote = defineError(
   'SYNC_NO_REMOTE',
@@ -11,7 +12,7 @@ export const SyncNoRemote = defineError(
 export const SyncRemoteNotPostgres = defineError(
   'SYNC_REMOTE_INVALID',
   (remote: string) =>
-    `The sync remote "${remote}" is not a PostgreSQL URL. A remote is a shared PostgreSQL store: postgres://user@host:5432/database?schema=name.`,
+    `The sync remote "${withoutPassword(remote)}" is not a PostgreSQL URL. A remote is a shared PostgreSQL store: postgres://user@host:5432/database?schema=name.`,
 );
 
 export const SyncRemoteUnreachable = defineError(
@@ -24,6 +25,12 @@ export const SyncLocalNotFile = defineError(
   'SYNC_LOCAL_INVALID',
   (location: string) =>
     `Sync works from a local SQLite store, and ${location} is not one. Pass --db FILE (or HINDSIGHT_DB) naming this machine's SQLite store; the PostgreSQL store is the remote (--remote).`,
+);
+
+export const SyncFileInvalid = defineError(
+  'SYNC_FILE_INVALID',
+  (path: string, reason: string) =>
+    `${path} cannot be used (${reason}). Fix it, or delete it: machine.json is made again (this machine then counts as a new one), config.json only names the remote.`,
 );
 
 export const InvalidMachineId = defineError(

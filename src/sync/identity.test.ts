@@ -35,3 +35,19 @@ describe('the remote', () => {
     expect(resolveRemote('postgres://flag@db/h', env)).toBe('postgres://flag@db/h');
   });
 });
+
+describe('damaged files', () => {
+  it('a machine.json or config.json that exists but is not usable is an error naming the file, never silently replaced', () => {
+    const env: NodeJS.ProcessEnv = { XDG_CONFIG_HOME: tempDir() };
+    mkdirSync(join(env.XDG_CONFIG_HOME!, 'hindsight'), { recursive: true });
+    for (const body of ['{"machine_id": "abc"', '[]', '{"machine_id": "../x"}', '{}', '']) {
+      writeFileSync(machineFile(env), body);
+      expect(() => machineIdentity(env), body).toThrow(new RegExp(`${machineFile(env).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} cannot be used`));
+      expect(readFileSync(machineFile(env), 'utf8'), body).toBe(body);
+    }
+    for (const body of ['not json', '"postgres://x@h/db"', '{"remote": 5}', '{"remote": ""}']) {
+      writeFileSync(configFile(env), body);
+      expect(() => resolveRemote(undefined, env), body).toThrow(/config\.json cannot be used/);
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, hostname, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import { InvalidMachineId } from './errors.js';
+import { InvalidMachineId, SyncFileInvalid } from './errors.js';
 
 export interface MachineIdentity {
   machineId: string;
@@ -27,13 +27,21 @@ export function configFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(configHome(env), 'hindsight', 'config.json');
 }
 
+/**
+ * A small JSON object file: null when it does not exist. A file that exists but cannot be read or
+ * is not a JSON object is an error naming it: silently ignoring a damaged machine.json would make
+ * this machine a new one, and its own earlier pushes another machine's.
+ */
 function readJson(path: string): Record<string, unknown> | null {
+  if (!existsSync(path)) return null;
+  let v: unknown;
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
+    v = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw SyncFileInvalid(path, err instanceof SyntaxError ? `not JSON: ${err.message}` : (err as Error).message);
   }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw SyncFileInvalid(path, 'not a JSON object');
+  return v as Record<string, unknown>;
 }
 
 // Machine ids are short and safe in paths: letters, digits, '-', '_' and '.'.
@@ -50,8 +58,10 @@ export function machineIdentity(env: NodeJS.ProcessEnv = process.env): MachineId
   }
   if (!machineId) {
     const file = machineFile(env);
-    const saved = readJson(file)?.machine_id;
-    if (typeof saved === 'string' && ID_RE.test(saved)) machineId = saved;
+    const json = readJson(file);
+    const saved = json?.machine_id;
+    if (json && !(typeof saved === 'string' && ID_RE.test(saved))) throw SyncFileInvalid(file, 'its machine_id is missing or not 1–64 letters, digits, ".", "-" or "_"');
+    if (typeof saved === 'string') machineId = saved;
     else {
       machineId = randomUUID();
       mkdirSync(dirname(file), { recursive: true });
@@ -76,7 +86,8 @@ export function resolveRemote(explicit: string | undefined, env: NodeJS.ProcessE
   const file = configFile(env);
   if (!existsSync(file)) return null;
   const remote = readJson(file)?.remote;
-  return typeof remote === 'string' && remote ? remote : null;
+  if (remote !== undefined && (typeof remote !== 'string' || remote === '')) throw SyncFileInvalid(file, '"remote" must be a postgres:// URL');
+  return typeof remote === 'string' ? remote : null;
 }
 
 /** `$XDG_CACHE_HOME/hindsight`: where staged mirrors live (safe to delete; the next sync rebuilds them). */

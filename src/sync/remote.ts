@@ -1,6 +1,7 @@
 // The sync remote: an ordinary Hindsight PostgreSQL store, plus two tables of sync's own in the same
 // schema (machines, and which machine and real root each staged root mirrors), on a pool of its own.
 
+import { withoutPassword } from '../store/postgres/url.js';
 import pg from 'pg';
 import { HindsightError } from '../core/errors.js';
 import { isPostgresUrl, isTransient, openFailureReason, parseTarget, withRetry } from '../store/postgres/connection.js';
@@ -40,7 +41,13 @@ function unreachable(location: string, err: unknown): HindsightError {
 /** Open the remote store and sync's tables; an unreachable server is SYNC_REMOTE_UNREACHABLE, before anything local changes. */
 export async function openRemote(url: string): Promise<Remote> {
   if (!isPostgresUrl(url)) throw SyncRemoteNotPostgres(url);
-  const target = parseTarget(url);
+  let target: ReturnType<typeof parseTarget>;
+  try {
+    target = parseTarget(url);
+  } catch (err) {
+    // The store's sentence names --db; this one is about the remote.
+    throw unreachable(withoutPassword(url), err);
+  }
   let store: Store;
   try {
     store = await openStore({ db: url });
@@ -52,7 +59,7 @@ export async function openRemote(url: string): Promise<Remote> {
     max: 2,
     allowExitOnIdle: true,
     connectionTimeoutMillis: 10_000,
-    options: `-c search_path=${target.schema}`,
+    options: `-c search_path="${target.schema}"`,
     application_name: syncAppName(),
   });
   pool.on('error', () => {});

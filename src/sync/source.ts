@@ -15,7 +15,13 @@ export interface SourceLens {
 }
 
 export function sourceLens(store: Store, env: NodeJS.ProcessEnv = process.env): SourceLens {
-  const remoteConfigured = resolveRemote(undefined, env) !== null;
+  // Listing never fails over sync settings: a damaged config.json is reported by the sync commands.
+  let remoteConfigured = false;
+  try {
+    remoteConfigured = resolveRemote(undefined, env) !== null;
+  } catch {
+    remoteConfigured = false;
+  }
   if (store.engine !== 'sqlite') return { remoteConfigured, pulledRoots: new Set(), sourceOf: () => 'local' };
   const { pulledRoots, pushed } = syncedSets(store.location);
   return {

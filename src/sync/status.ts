@@ -1,6 +1,7 @@
 // sync_status: per session, how this machine's copy compares with the remote's — synced, ahead,
 // behind or conflict — with the counts of sessions waiting to go up or come down. Reads only.
 
+import { withoutPassword } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
 import { HindsightError } from '../core/errors.js';
 import type { MachineIdentity } from './identity.js';
@@ -179,6 +180,6 @@ function safeLocation(url: string): string {
   try {
     return parseTarget(url).location;
   } catch {
-    return url;
+    return withoutPassword(url);
   }
 }

@@ -215,6 +215,12 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
       const down = await tool(local, 'sync_status', { remote: 'postgres://postgres@127.0.0.1:1/test' });
       expect(down).toMatchObject({ status: 'ok', connected: false, pending_uploads: 0, pending_downloads: null, last_sync: remembered.last_push });
       expect(new Set((down.sessions as { status: string; source: string }[]).map((s) => `${s.status} ${s.source}`))).toEqual(new Set(['synced both']));
+      // Hostile remotes: never echo a password, whatever the URL looks like.
+      for (const bad of ['mysql://x:secretpw@h/db', 'postgres://u:secretpw@[bad/db', 'postgres://u:secret/pw@h/db', 'postgres://u@h/db?password=secretpw']) {
+        const res = await tool(local, 'sync_status', { remote: bad });
+        expect(JSON.stringify(res), bad).not.toMatch(/secret/);
+        expect(res.status === 'error' || res.connected === false, bad).toBe(true);
+      }
     } finally {
       delete process.env.HINDSIGHT_MACHINE_ID;
     }

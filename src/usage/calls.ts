@@ -13,6 +13,7 @@ import type { Format } from '../core/model.js';
 import { keyToParts, partsToKey } from '../core/time.js';
 import type { Store, UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
 import type { CallTokens } from './cost.js';
+import { finiteNumber, recordedUsd } from './event-cost.js';
 import { LONG_CONTEXT_THRESHOLD } from './pricing.js';
 
 /**
@@ -99,8 +100,7 @@ export function topLevelOf<S extends { id: string; parentId: string | null }>(se
   return roots;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const parseUsd = (v: unknown): number | null => (typeof v === 'string' && v.trim() !== '' ? num(Number(v)) : num(v));
+
 
 function makeCall(
   session: SessionInfo,
@@ -125,8 +125,8 @@ function makeCall(
     lastKey: tsKey,
     long: null,
     model,
-    tokens: { input: t[0], output: t[1], cacheWrite: t[2], cacheWrite1h: num(cw1h) ?? 0, cacheRead: t[3] },
-    recordedUsd: parseUsd(cost),
+    tokens: { input: t[0], output: t[1], cacheWrite: t[2], cacheWrite1h: finiteNumber(cw1h) ?? 0, cacheRead: t[3] },
+    recordedUsd: recordedUsd(cost),
   };
 }
 

@@ -13,13 +13,15 @@ export interface EventsCost {
   uncosted_calls: number;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const usd = (v: unknown): number | null => (typeof v === 'string' && v.trim() !== '' ? num(Number(v)) : num(v));
+/** A finite number, or null. */
+export const finiteNumber = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** A cost as logged: a number or numeric text (Amplifier writes "0.0123"), else null. */
+export const recordedUsd = (v: unknown): number | null => (typeof v === 'string' && v.trim() !== '' ? finiteNumber(Number(v)) : finiteNumber(v));
 
 /** One usage-carrying event's tokens as the price table reads them. */
 export function eventCallTokens(e: StoredEvent): CallTokens {
   const u = e.usage!;
-  return { input: u.input, output: u.output, cacheWrite: u.cacheWrite, cacheWrite1h: num(e.attrs.cacheWrite1h) ?? 0, cacheRead: u.cacheRead };
+  return { input: u.input, output: u.output, cacheWrite: u.cacheWrite, cacheWrite1h: finiteNumber(e.attrs.cacheWrite1h) ?? 0, cacheRead: u.cacheRead };
 }
 
 /** Cost of LLM-call events (each one call: pass the chosen records only). */
@@ -29,7 +31,7 @@ export function costOfEvents(calls: readonly StoredEvent[], mode: CostMode = 'ca
   const unpriced = new Set<string>();
   for (const e of calls) {
     if (!e.usage) continue;
-    const c = callCost(e.usage.model, eventCallTokens(e), usd(e.attrs.costUsd), mode);
+    const c = callCost(e.usage.model, eventCallTokens(e), recordedUsd(e.attrs.costUsd), mode);
     if (c.usd !== null) {
       total += c.usd;
       costed++;

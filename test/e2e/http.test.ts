@@ -212,6 +212,14 @@ describe('hindsight serve refusals', () => {
     expect(s.stderr()).toMatch(/--port must be a whole number/);
   });
 
+  it('refuses an empty --token (it would lock every request out) with exit 2, for serve and mcp --http', () => {
+    for (const args of [['serve', '--token', ''], ['mcp', '--http', '--token', '']]) {
+      const res = runCli([...args, '--db', db, '--port', '0']);
+      expect(res.status, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/--token must not be empty/);
+    }
+  });
+
   it('says which port is taken (exit 1)', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -143,6 +143,7 @@ describe.each(['sqlite', 'postgres'] as const)('a team server on %s', (kind) => 
     expect(grep.status).toBe(200);
     expect(grep.body.count).toBeGreaterThan(0);
     const planeSessions = await post('list_sessions', { limit: 500 }, plane);
+    expect(planeSessions.body.sessions.length).toBeGreaterThan(0);
     expect(planeSessions.body.sessions.every((s: Json) => s.format === 'control-plane')).toBe(true);
     const search = await fetch(`${api.url}/api/search?q=spotter&limit=100`, { headers: { authorization: `Bearer ${ana}` } }).then((r) => r.json() as Promise<Json>);
     const text = JSON.stringify(search);

@@ -314,6 +314,13 @@ describe.skipIf(!RUN)('web viewer in chromium', () => {
       await linked.page.waitForSelector('table.usage-day tbody tr');
       expect(linked.problems).toEqual([]);
       await linked.page.context().close();
+
+      // A mangled link (a bad percent escape) does not blank the page: it asks for the token.
+      const mangled = await newPage(browser);
+      await mangled.page.goto(`${guarded.url}/#token=%E0`);
+      await mangled.page.waitForSelector('form.token-form');
+      expect(mangled.problems).toEqual([]);
+      await mangled.page.context().close();
     } finally {
       await guarded.close();
     }

@@ -19,10 +19,11 @@ export const PostgresUnavailable = defineError(
 export const InvalidPostgresSchema = defineError(
   'STORE_OPEN_FAILED',
   (schema: string) =>
-    `"${schema}" is not a usable PostgreSQL schema name for Hindsight. Use lower-case letters, digits and _ (starting with a letter or _), at most 63 characters, e.g. ?schema=hindsight.`,
+    `"${schema}" is not a usable PostgreSQL schema name for Hindsight. Give one ?schema= of lower-case letters, digits and _ (starting with a letter or _, not pg_, not information_schema), at most 63 characters, e.g. ?schema=hindsight.`,
 );
 
 export { isPostgresUrl } from './url.js';
+import { isSchemaName, withoutPassword } from './url.js';
 
 export interface PostgresTarget {
   /** The URL handed to the driver (without the `schema` option). */
@@ -31,8 +32,6 @@ export interface PostgresTarget {
   location: string;
   schema: string;
 }
-
-const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * Split a store URL into what the driver needs and the schema Hindsight keeps its tables in
@@ -45,14 +44,16 @@ export function parseTarget(url: string, schemaOption?: string): PostgresTarget 
   try {
     parsed = new URL(url);
   } catch {
-    throw PostgresOpenFailed(url.replace(/:[^:@/]*@/, '@'), 'the URL cannot be parsed');
+    throw PostgresOpenFailed(withoutPassword(url), 'the URL cannot be parsed');
   }
   const schema = schemaOption ?? parsed.searchParams.get('schema') ?? 'public';
-  if (!SCHEMA_RE.test(schema)) throw InvalidPostgresSchema(schema);
+  if (parsed.searchParams.getAll('schema').length > 1 && schemaOption === undefined) throw InvalidPostgresSchema(parsed.searchParams.getAll('schema').join(', '));
+  if (!isSchemaName(schema)) throw InvalidPostgresSchema(schema);
   parsed.searchParams.delete('schema');
   const connectionString = parsed.toString();
   const shown = new URL(connectionString);
   shown.password = '';
+  for (const secret of ['password', 'sslpassword']) shown.searchParams.delete(secret);
   if (schema !== 'public') shown.searchParams.set('schema', schema);
   return { connectionString, location: shown.toString(), schema };
 }
@@ -77,10 +78,11 @@ export function createPool(target: PostgresTarget, max = 6): pg.Pool {
     // Idle connections never keep a finished command's process alive.
     allowExitOnIdle: true,
     connectionTimeoutMillis: 10_000,
-    // The schema name is validated by SCHEMA_RE, so it needs no quoting here. Commits do not wait
+    // The schema name is validated by isSchemaName and quoted (a keyword such as `user` is a valid
+    // name). Commits do not wait
     // for the WAL flush: each batch stays atomic with its checkpoint, and a server crash can only
     // lose the last batches, which the next ingest reads again (several times faster for small files).
-    options: `-c search_path=${target.schema} -c synchronous_commit=off`,
+    options: `-c search_path="${target.schema}" -c synchronous_commit=off`,
     application_name: `hindsight pid ${process.pid}`,
     types,
   });

@@ -231,7 +231,7 @@ export async function migrate(client: pg.PoolClient, schema: string): Promise<nu
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS_MIGRATE, schema]);
     // search_path already names the schema; it is created here when it does not exist yet.
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
       version integer PRIMARY KEY,
       description text NOT NULL,

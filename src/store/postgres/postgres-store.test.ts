@@ -31,8 +31,26 @@ describe('PostgreSQL URLs', () => {
     expect(parseTarget('postgres://h/db').schema).toBe('public');
   });
 
-  it('refuses a schema name it would have to quote, with a sentence saying what to use', () => {
-    expect(() => parseTarget('postgres://h/db?schema=Bad-Name')).toThrow(/not a usable PostgreSQL schema name.*lower-case letters/);
+  it('refuses schema names it cannot use, with a sentence saying what to use', () => {
+    for (const bad of ['Bad-Name', '', 'a'.repeat(64), 'pg_catalog', 'pg_x', 'information_schema', '1abc', 'a;drop', 'a"b', 'ünï']) {
+      expect(() => parseTarget(`postgres://h/db?schema=${encodeURIComponent(bad)}`), bad).toThrow(/not a usable PostgreSQL schema name.*lower-case letters/);
+    }
+    expect(() => parseTarget('postgres://h/db?schema=a&schema=b')).toThrow(/not a usable PostgreSQL schema name/);
+  });
+
+  it('never shows a password: in the user part (with : or /), in a password parameter, or in a URL it cannot parse', () => {
+    expect(parseTarget('postgres://me:pa%2Fss@db/h').location).toBe('postgres://me@db/h');
+    expect(parseTarget('postgres://me:pa:ss@db/h?password=leak&sslpassword=leak2&sslmode=require').location).not.toMatch(/pa|leak/);
+    for (const url of ['postgres://me:pa/ss@db/h', 'postgres://me:sec:ret@[bad/db', 'postgres://me:pa/ss@[bad/h?password=leak']) {
+      let message = '';
+      try {
+        parseTarget(url);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, url).toMatch(/cannot be parsed/);
+      expect(message, url).not.toMatch(/sec|ret|pa\/ss|leak/);
+    }
   });
 });
 
@@ -101,6 +119,15 @@ describe.skipIf(unavailable !== null)('PostgreSQL store', () => {
 
   afterAll(async () => {
     for (const s of schemas) await dropSchema(s);
+  });
+
+  it('takes a schema named like an SQL keyword (every statement quotes it)', async () => {
+    schemas.push('user');
+    await dropSchema('user');
+    const store = await PostgresStore.open(withSchema(TEST_PG_URL, 'user'));
+    await ingestPaths(store, [join(FIXTURES, 'control-plane', 'normal')]);
+    expect((await store.listSessions({ limit: 1, offset: 0 })).total).toBe(12);
+    await store.close();
   });
 
   it('creates its schema and tables from empty, records the versions, and reopens without migrating again', async () => {

@@ -34,7 +34,9 @@ const TOUCH_EVERY_MS = 60_000;
  * await authorize('Bearer s3cret'); // { ok: true, principal: { kind: 'admin' } }
  */
 export function createAuthorizer(options: AccessOptions): Authorizer {
-  const { token, tokens } = options;
+  const { tokens } = options;
+  // An empty token would lock every request out (no bearer value matches it): it means none.
+  const token = options.token || undefined;
   const touched = new Map<string, number>();
   return async (header) => {
     const given = bearerToken(header);

@@ -87,6 +87,8 @@ Options:
 
 class UsageError extends Error {}
 
+const EMPTY_TOKEN = '--token must not be empty: pass the secret clients will send, or leave --token out';
+
 function out(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
@@ -214,11 +216,13 @@ async function run(argv: string[]): Promise<number> {
         return summary.roots.some((r) => r.error) ? 1 : 0;
       });
     case 'mcp': {
+      if (values.token === '') throw new UsageError(EMPTY_TOKEN);
       // Loaded here so other commands do not pay for the MCP SDK at start-up.
       const { runMcpCommand } = await import('../mcp/command.js');
       return runMcpCommand({ db: values.db, root: values.root, http: values.http, host: values.host, port: values.port, token: values.token });
     }
     case 'serve': {
+      if (values.token === '') throw new UsageError(EMPTY_TOKEN);
       // Loaded here so other commands do not pay for hono at start-up.
       const { serveCommand } = await import('../http/serve-command.js');
       return serveCommand({ db: values.db, host: values.host, port: values.port, token: values.token, root: values.root });

@@ -27,13 +27,14 @@ afterAll(() => fx.store.close());
 describe('POST /api/tools/<name>', () => {
   it('reaches every tool of the registry and answers exactly the envelope runTool gives', async () => {
     for (const tool of TOOLS) {
-      const args = EXAMPLE_ARGS[tool.name] ?? {};
+      const args = EXAMPLE_ARGS[tool.name];
+      expect(args, `${tool.name} needs an entry in EXAMPLE_ARGS (src/surfaces/http/test-store.ts)`).toBeDefined();
       const res = await post(`/api/tools/${tool.name}`, JSON.stringify(args));
       const body = await jsonOf(res);
       const direct = await runTool(tool, args, { store: fx.store, workspaceRoot: fx.workspace });
       expect(body, tool.name).toEqual(direct);
       // A tool added later without example arguments still has to be reachable with the right status.
-      if (EXAMPLE_ARGS[tool.name]) expect(body.status, `${tool.name}: ${JSON.stringify(body).slice(0, 300)}`).toBe('ok');
+      expect(body.status, `${tool.name}: ${JSON.stringify(body).slice(0, 300)}`).toBe('ok');
       expect(res.status, tool.name).toBe(body.status === 'ok' ? 200 : statusForCode(body.code));
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     }

@@ -31,6 +31,7 @@ export const TOOL_ERROR_STATUS: Readonly<Record<string, number>> = {
   SYNC_REMOTE_INVALID: 400,
   SYNC_LOCAL_INVALID: 400,
   SYNC_BAD_MACHINE_ID: 400,
+  SYNC_FILE_INVALID: 500,
   // What the arguments name does not exist.
   SESSION_NOT_FOUND: 404,
   LEDGER_NOT_FOUND: 404,

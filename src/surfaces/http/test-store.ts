@@ -43,10 +43,13 @@ export const EXAMPLE_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   analyze_events: { session_id: CP_SESSION, analysis_type: 'summary' },
   export_session: { session_id: CP_SESSION, format: 'markdown' },
   usage_report: { group_by: 'daily' },
+  inspect_metrics: { view: 'stats', until: '2026-12-31', days: 3660 },
   rewind_session: { session_id: CC_INTERRUPTED, to_turn: 1 },
   raw_lines: { session_id: CP_SESSION, limit: 3 },
   sources: {},
   verify_ledger: { ledger: 'governance' },
   list_files: {},
   read_file: { path: 'notes.txt' },
+  // Without a configured remote: ok, connected false, saying how to configure one.
+  sync_status: {},
 };

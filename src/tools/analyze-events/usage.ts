@@ -1,6 +1,7 @@
 // analysis 'usage': LLM requests (distinct usage keys), tokens by kind, tool calls by name and
 // models and cost — the session's own, counted as its summary counts them, priced like usage_report.
 
+import { SYNTHETIC_MODEL } from '../../importers/claude-code/usage.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { SessionRow } from '../../store/store.js';
 import type { CostMode } from '../../usage/cost.js';
@@ -11,7 +12,6 @@ import { toolLedger } from '../session-rules.js';
 import { chosenUsage, toolCalls } from './events.js';
 import { tokensOf } from './timeline.js';
 
-const SYNTHETIC = '<synthetic>';
 
 export function usageReport(session: SessionRow, events: readonly StoredEvent[], mode: CostMode) {
   const chosen = chosenUsage(session.format, events);
@@ -24,7 +24,7 @@ export function usageReport(session: SessionRow, events: readonly StoredEvent[],
     else byModel.set(model, [e]);
   }
   const models = [...byModel]
-    .filter(([m]) => m !== SYNTHETIC)
+    .filter(([m]) => m !== SYNTHETIC_MODEL)
     .map(([model, list]) => ({ model, requests: list.length, tokens: tokensOf(list), cost_usd: costOfEvents(list, mode).cost_usd }))
     .sort((a, b) => b.requests - a.requests || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   const calls = toolCalls(events, toolLedger(session, events));

@@ -5,6 +5,7 @@
 import type { SessionRow } from '../../store/store.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import { isErrorEvent } from '../analyze-events/events.js';
+import { answeredToolCalls } from '../session-overview/stats.js';
 
 const LABEL_CHARS = 80;
 
@@ -26,8 +27,8 @@ export function errorLabel(e: StoredEvent): string {
 /** The failure mode of an errored or interrupted session from its own events; null otherwise. */
 export function failureMode(session: SessionRow, events: readonly StoredEvent[]): string | null {
   if (session.status === 'interrupted') {
-    const results = new Set(events.filter((e) => e.kind === 'tool_result' && e.ids.toolCall).map((e) => e.ids.toolCall));
-    const pending = [...events].reverse().find((e) => e.kind === 'tool_call' && e.ids.toolCall !== undefined && !results.has(e.ids.toolCall));
+    const answered = answeredToolCalls(events);
+    const pending = [...events].reverse().find((e) => e.kind === 'tool_call' && e.ids.toolCall !== undefined && !answered.has(e.ids.toolCall));
     if (pending) return `interrupted during ${pending.toolName ?? 'a tool call'}`;
     return 'interrupted by the user';
   }

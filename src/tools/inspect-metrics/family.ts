@@ -1,12 +1,13 @@
 // A session with its sub-agents, forks and sidechains, digested for the metrics views: a piece of
 // work's steps, tool calls, main model and files include what its sub-agents did.
 
+import { SYNTHETIC_MODEL } from '../../importers/claude-code/usage.js';
 import type { StoredEvent } from '../../importers/importer.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { chosenUsage } from '../analyze-events/events.js';
+import { loadDescendants } from '../session-overview/children.js';
 import { filesTouched } from './files-touched.js';
 
-const SYNTHETIC = '<synthetic>';
 
 export interface FamilyDigest {
   rows: SessionRow[];
@@ -25,11 +26,7 @@ export interface FamilyDigest {
 }
 
 export async function familyDigest(store: Store, session: SessionRow): Promise<FamilyDigest> {
-  const rows = [session];
-  for (const id of await store.sessionDescendants(session.id)) {
-    const row = await store.getSession(id);
-    if (row) rows.push(row);
-  }
+  const rows = [session, ...(await loadDescendants(store, session.id))];
   const { events } = await store.sessionTimeline(session.id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: rows.length > 1 });
   const bySession = new Map<string, StoredEvent[]>();
   for (const e of events) {
@@ -41,7 +38,7 @@ export async function familyDigest(store: Store, session: SessionRow): Promise<F
   const perModel = new Map<string, number>();
   for (const c of calls) {
     const m = c.usage!.model;
-    if (m && m !== SYNTHETIC) perModel.set(m, (perModel.get(m) ?? 0) + 1);
+    if (m && m !== SYNTHETIC_MODEL) perModel.set(m, (perModel.get(m) ?? 0) + 1);
   }
   const model = [...perModel].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0] ?? null;
   return {
@@ -52,7 +49,7 @@ export async function familyDigest(store: Store, session: SessionRow): Promise<F
     toolCalls: rows.reduce((n, r) => n + r.toolCalls, 0),
     toolErrors: rows.reduce((n, r) => n + r.toolErrors, 0),
     subagents: rows.length - 1,
-    model: model ?? session.models.find((m) => m !== SYNTHETIC) ?? null,
+    model: model ?? session.models.find((m) => m !== SYNTHETIC_MODEL) ?? null,
     files: await filesTouched(store, session.format, events),
   };
 }

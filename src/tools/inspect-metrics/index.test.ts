@@ -113,7 +113,11 @@ describe('stats', () => {
     const r = await call({ view: 'stats', until: day, days: 1 });
     expect(r.window).toEqual({ from: day, until: day, days: 1 });
     expect(r.sessions).toBe(all.filter((s) => s.parentId === null && s.startedAt!.startsWith(day)).length);
-    expect(await call({ view: 'stats', until: '2026-02-30' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+    for (const until of ['2026-02-30', '2026-13-01', '9999-99-99', '0000-01-01', '2026-00-10']) {
+      const r = await call({ view: 'stats', until });
+      expect(r, until).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+      expect(r.error, until).toMatch(new RegExp(`until "${until}" is not a calendar day`));
+    }
     expect(await call({ view: 'stats', until: 'last week' })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
     expect(await call({ view: 'stats', days: 0 })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
   });

@@ -65,6 +65,10 @@ export const inspectMetrics = defineTool({
       case 'stats': {
         const until = args.until ?? new Date().toISOString().slice(0, 10);
         const last = Date.parse(`${until}T00:00:00Z`);
+        // The pattern lets through days that do not exist (2026-13-01, 2026-02-30) and years before 1.
+        if (!Number.isFinite(last) || new Date(last).toISOString().slice(0, 10) !== until || until < '0001-01-01') {
+          throw InvalidArguments(`until "${until}" is not a calendar day; write it YYYY-MM-DD, e.g. 2026-11-24.`);
+        }
         const from = new Date(last - (args.days - 1) * DAY_MS).toISOString().slice(0, 10);
         const window = parseDateRange(`${from}:${until}`); // validates the day (2025-02-30 is refused)
         const stats = await aggregateStats(store, { format: args.format, project: args.project, from: window.from, before: window.before, mode: args.cost_mode });

@@ -3,6 +3,7 @@
 // and the top failure modes. Sub-agents count in their top-level session.
 
 import type { Format } from '../../core/model.js';
+import { SYNTHETIC_MODEL } from '../../importers/claude-code/usage.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { loadUsageCalls, topLevelOf } from '../../usage/calls.js';
 import { callCost, roundUsd, type CostMode } from '../../usage/cost.js';
@@ -11,7 +12,6 @@ import { failureMode } from './failure-mode.js';
 
 const TOP = 5;
 const PAGE = 500;
-const SYNTHETIC = '<synthetic>';
 
 export interface StatsOptions {
   format?: Format;
@@ -75,7 +75,7 @@ export async function aggregateStats(store: Store, o: StatsOptions) {
     tokens.cacheWrite += c.tokens.cacheWrite;
     tokens.cacheRead += c.tokens.cacheRead;
     const model = c.model ?? '(unknown model)';
-    if (model !== SYNTHETIC) {
+    if (model !== SYNTHETIC_MODEL) {
       byModel.set(model, (byModel.get(model) ?? 0) + c.calls);
       if (!sessionsByModel.has(model)) sessionsByModel.set(model, new Set());
       sessionsByModel.get(model)!.add(c.rootId);

@@ -145,9 +145,15 @@ function userText(e: StoredEvent): string {
   return cleanUserText(str(e.attrs.user_message) ?? e.summary);
 }
 
-function ending(format: Format, events: readonly StoredEvent[]): EndingFacts {
+/** Tool-call ids that got an outcome: a result, or a call event that carries its status (Amplifier tool:error). */
+export function answeredToolCalls(events: readonly StoredEvent[]): Set<string> {
   const answered = new Set<string>();
   for (const e of events) if (e.ids.toolCall && (e.kind === 'tool_result' || e.toolStatus !== null)) answered.add(e.ids.toolCall);
+  return answered;
+}
+
+function ending(format: Format, events: readonly StoredEvent[]): EndingFacts {
+  const answered = answeredToolCalls(events);
   let unansweredTool: string | null = null;
   let interruptedByUser = false;
   let lastError: string | null = null;

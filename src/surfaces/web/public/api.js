@@ -10,7 +10,12 @@ export function captureToken() {
   const hash = url.hash;
   const m = /(?:^#|[?&])token=([^&]*)/.exec(hash);
   if (m) {
-    token = decodeURIComponent(m[1]);
+    try {
+      token = decodeURIComponent(m[1]);
+    } catch {
+      // A mangled link (#token=%E0): drop it; the page then asks for the token.
+      token = '';
+    }
     const rest = hash.replace(/([?&]|^#)token=[^&]*&?/, '$1').replace(/[?&]$/, '');
     url.hash = rest === '#' || rest === '' ? '' : rest;
   }
