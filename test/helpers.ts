@@ -1,6 +1,6 @@
 // Shared test helpers: temp folders, a path-independent fingerprint of a store, the built CLI.
 
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,6 +72,21 @@ export function fingerprint(store: SqliteStore): string {
     )
     .all();
   return JSON.stringify({ sessions, events, lines, defects, files, fts, usage });
+}
+
+/** Run the built CLI and SIGKILL it after `ms` (if it is still running): `killed` says whether it died mid-way. */
+export function killAfter(args: string[], ms: number): Promise<{ killed: boolean; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore' });
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = child.kill('SIGKILL');
+    }, ms);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ killed, code });
+    });
+  });
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {

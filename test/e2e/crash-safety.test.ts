@@ -1,26 +1,11 @@
 // SIGKILL at any moment, then a re-run, gives the same store as one clean run.
 
-import { spawn } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateControlPlane } from '../../bench/generators/control-plane.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { BIN, FIXTURES, fingerprint, runCli, tempDir } from '../helpers.js';
-
-function killAfter(args: string[], ms: number): Promise<{ killed: boolean; code: number | null }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore' });
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = child.kill('SIGKILL');
-    }, ms);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ killed, code });
-    });
-  });
-}
+import { FIXTURES, fingerprint, killAfter, runCli, tempDir } from '../helpers.js';
 
 describe('crash safety', () => {
   it('a SIGKILL at any moment followed by a re-run gives the same store as one clean run', async () => {

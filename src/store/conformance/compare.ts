@@ -1,13 +1,6 @@
-// What "identical" means between engines: the tool's JSON, with only the fields that legitimately
-// differ taken out (listed here, with why), and a readable first difference when they do not match.
-
-/**
- * A tool result as compared across engines: its JSON, nothing removed. (Both engines rank message
- * matches with FTS5's bm25, so even search scores and order are compared as they are.)
- */
-export function comparable(_tool: string, result: unknown): unknown {
-  return JSON.parse(JSON.stringify(result)) as unknown;
-}
+// What "identical" means between engines: the tool's whole JSON, nothing removed (both engines rank
+// message matches with FTS5's bm25, so even search scores and order are compared), and a readable
+// first difference when they do not match.
 
 /** The path and both values of the first difference, or null when equal. */
 export function firstDifference(a: unknown, b: unknown, path = '$'): string | null {

@@ -10,7 +10,7 @@ import { runTool } from '../../tools/tool.js';
 import type { Store } from '../store.js';
 import { postgresEngine, postgresUnavailable, sqliteEngine } from './engines.js';
 import { toolCases, type ToolCase } from './tool-cases.js';
-import { comparable, firstDifference } from './compare.js';
+import { firstDifference } from './compare.js';
 
 const ROOTS = [
   join(FIXTURES, 'claude-code'),
@@ -63,13 +63,12 @@ describe.skipIf(unavailable !== null)('SQLite and PostgreSQL give identical tool
       if (name === 'search_sessions' && Array.isArray(ra.matches)) {
         transcriptMatches += (ra.matches as { match_type: string }[]).filter((m) => m.match_type === 'transcript').length;
       }
-      const [ja, jb] = [comparable(name, ra), comparable(name, rb)];
-      const diff = firstDifference(ja, jb);
+      const diff = firstDifference(ra, rb);
       if (diff) differences.push(`${name} ${JSON.stringify(c.args)}: ${diff}`);
     }
     expect(differences).toEqual([]);
-    // The cases must exercise the tool, not only its error path.
-    if (list.length > 1) expect(ok).toBeGreaterThan(0);
+    // The cases must exercise the tool, not only its error path (two equal errors prove little).
+    expect(ok, `${name}: no case answered ok`).toBeGreaterThan(0);
     if (name === 'search_sessions') expect(transcriptMatches).toBeGreaterThan(50);
   });
 });

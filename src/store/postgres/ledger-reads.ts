@@ -1,27 +1,17 @@
 // Reads by ledger from PostgreSQL: exact evidence lines by address, ledger entries by event type,
 // and a block-by-block scan of the evidence for grep (same results as sqlite/ledger-reads.ts).
 
-import { promisify } from 'node:util';
-import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { partsToKey } from '../../core/time.js';
 import { unpackLines } from '../sqlite/line-index.js';
+import { visitBlocks, type StoredBlock } from '../shared/visit-blocks.js';
 import type { EvidenceBlockView, EvidenceRef, LedgerEntryQuery, LedgerEntryRow, RawLineRow } from '../store.js';
 import type { Queryable } from './query.js';
 
-const decompress = promisify(brotliDecompress);
-
-/** Blocks decompressed ahead of the one being visited (zlib runs them on the thread pool). */
-const SCAN_AHEAD = 4;
 /** Blocks fetched per round trip while scanning (each up to 512 KiB of input, ~1/6 of it stored). */
 const SCAN_FETCH = 16;
 
-interface BlockRow {
-  first_line: number;
-  first_offset: number;
-  raw_bytes: number;
-  line_index: Buffer;
-  data: Buffer;
-}
+type BlockRow = StoredBlock;
 
 export async function relPaths(db: Queryable, fileIds: number[]): Promise<Map<number, string>> {
   const { rows } = await db.query<{ id: number; rel_path: string }>('SELECT id, rel_path FROM files WHERE id = ANY($1::int[])', [fileIds]);
@@ -149,29 +139,7 @@ export async function scanEvidence(db: Queryable, fileIds: number[], visit: (blo
       );
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.first_line;
-      const pending: Promise<Buffer>[] = [];
-      let next = 0;
-      const fill = () => {
-        while (pending.length < SCAN_AHEAD && next < rows.length) {
-          const row = rows[next++]!;
-          pending.push(decompress(row.data, { chunkSize: Math.max(64 * 1024, row.raw_bytes + 1) }));
-        }
-      };
-      fill();
-      for (const row of rows) {
-        const data = await pending.shift()!;
-        fill();
-        const lines = unpackLines(row.line_index, row.first_line, row.first_offset).map((l) => ({
-          lineNumber: l.lineNumber,
-          start: l.offset - row.first_offset,
-          length: l.length,
-          status: l.status,
-        }));
-        if (visit({ fileId, file: paths.get(fileId) ?? '', data, lines }) === false) {
-          await Promise.allSettled(pending);
-          return;
-        }
-      }
+      if (!(await visitBlocks(rows, fileId, paths.get(fileId) ?? '', visit))) return;
       if (rows.length < SCAN_FETCH) break;
     }
   }

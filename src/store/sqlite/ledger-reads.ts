@@ -2,17 +2,12 @@
 // event type (index-backed, so a deep page costs a count per file and one range read), and a
 // block-by-block scan of the evidence for grep.
 
-import { promisify } from 'node:util';
-import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { partsToKey } from '../../core/time.js';
 import type { EvidenceBlockView, EvidenceRef, LedgerEntryQuery, LedgerEntryRow, RawLineRow } from '../store.js';
 import { unpackLines } from './line-index.js';
-
-const decompress = promisify(brotliDecompress);
-
-/** Blocks decompressed ahead of the one being visited (zlib runs them on the thread pool). */
-const SCAN_AHEAD = 4;
+import { visitBlocks, type StoredBlock } from '../shared/visit-blocks.js';
 
 interface BlockRow {
   first_line: number;
@@ -128,7 +123,7 @@ export function readLedgerEventTypes(db: Database.Database, fileIds: number[]): 
   return [...counts.entries()].map(([type, count]) => ({ type, count })).sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
 }
 
-/** Visit every block of the files in reading order; decompression runs SCAN_AHEAD blocks ahead. */
+/** Visit every block of the files in reading order (shared/visit-blocks.ts decompresses ahead). */
 export async function scanEvidence(
   db: Database.Database,
   fileIds: number[],
@@ -139,31 +134,7 @@ export async function scanEvidence(
   // Block rows are read up front per file (compressed, ~1/6 of the bytes): the statement must not
   // stay open across the awaits below while an ingest may be writing.
   for (const fileId of fileIds) {
-    const rows = blocks.all(fileId) as (BlockRow & { raw_bytes: number })[];
-    const pending: Promise<Buffer>[] = [];
-    let next = 0;
-    const fill = () => {
-      while (pending.length < SCAN_AHEAD && next < rows.length) {
-        const row = rows[next++]!;
-        // One output chunk per block: the default 16 KiB chunks cost a thread-pool round trip each
-        // and made the async path twice as slow as decompressing on the main thread.
-        pending.push(decompress(row.data, { chunkSize: Math.max(64 * 1024, row.raw_bytes + 1) }));
-      }
-    };
-    fill();
-    for (const row of rows) {
-      const data = await pending.shift()!;
-      fill();
-      const lines = unpackLines(row.line_index, row.first_line, row.first_offset).map((l) => ({
-        lineNumber: l.lineNumber,
-        start: l.offset - row.first_offset,
-        length: l.length,
-        status: l.status,
-      }));
-      if (visit({ fileId, file: paths.get(fileId) ?? '', data, lines }) === false) {
-        await Promise.allSettled(pending);
-        return;
-      }
-    }
+    const rows = blocks.all(fileId) as StoredBlock[];
+    if (!(await visitBlocks(rows, fileId, paths.get(fileId) ?? '', visit))) return;
   }
 }
