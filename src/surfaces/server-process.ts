@@ -1,5 +1,21 @@
-// What `hindsight serve` and `hindsight mcp --http` share as long-running commands: reading
-// --port, saying why a port cannot be listened on, and waiting for Ctrl-C or a termination signal.
+// What `hindsight serve` and `hindsight mcp --http` share as servers: the rule that only loopback
+// may be served without a token, reading --port, saying why a port cannot be listened on, and
+// waiting for Ctrl-C or a termination signal.
+
+import { defineError } from '../core/errors.js';
+import { isLoopbackHost } from './access/loopback.js';
+import type { TokenStore } from './access/tokens/token-store.js';
+
+export const TokenRequired = defineError(
+  'TOKEN_REQUIRED',
+  (host: string) =>
+    `Refusing to serve on ${host} without a token: that address is reachable from other machines and would let them read your sessions. Pass --token T (or set HINDSIGHT_TOKEN), create team tokens (hindsight token create), or bind to 127.0.0.1.`,
+);
+
+/** Throws TokenRequired unless `host` is loopback, a token is given, or the store holds team tokens. */
+export async function assertServable(host: string, token: string | undefined, tokens: TokenStore | undefined): Promise<void> {
+  if (!isLoopbackHost(host) && !token && !(await tokens?.anyTokens())) throw TokenRequired(host);
+}
 
 /**
  * A --port value: a whole number from 0 (any free port) to 65535, or null when it is not one.

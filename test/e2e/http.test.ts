@@ -173,7 +173,7 @@ describe('hindsight serve with a token', () => {
   it('refuses a non-loopback host without a token (exit 2)', async () => {
     const s = spawnServe(['--db', db, '--host', '0.0.0.0', '--port', '0']);
     expect(await s.exit).toBe(2);
-    expect(s.stderr()).toMatch(/pass --token T \(or set HINDSIGHT_TOKEN\)/);
+    expect(s.stderr()).toMatch(/Pass --token T \(or set HINDSIGHT_TOKEN\)/);
   });
 
   it('serves a non-loopback host with a token, and /api needs it', async () => {

@@ -156,7 +156,7 @@ describe('hindsight mcp --http', () => {
   it('refuses a non-loopback host without a token (exit 2), and a malformed port', () => {
     const open = runCli(['mcp', '--http', '--host', '0.0.0.0', '--port', '0', '--db', db], { HINDSIGHT_TOKEN: '' });
     expect(open.status).toBe(2);
-    expect(open.stderr).toMatch(/Refusing to serve MCP on 0\.0\.0\.0 without a token.*--token/);
+    expect(open.stderr).toMatch(/Refusing to serve on 0\.0\.0\.0 without a token.*--token/);
     const port = runCli(['mcp', '--http', '--port', 'eighty', '--db', db]);
     expect(port.status).toBe(2);
     expect(port.stderr).toMatch(/--port must be a whole number from 0 to 65535/);

@@ -3,8 +3,8 @@
 // nothing here re-declares a schema.
 
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { HindsightError, SessionNotFound } from '../../core/errors.js';
+import { packageVersion } from '../../core/package-info.js';
 import { FORMATS, type Format } from '../../core/model.js';
 import { ingestPaths, type IngestSummary } from '../../ingest/ingest.js';
 import { openStore } from '../../store/open.js';
@@ -91,11 +91,6 @@ const EMPTY_TOKEN = '--token must not be empty: pass the secret clients will sen
 
 function out(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }
 
 function parse(argv: string[]) {
@@ -190,7 +185,7 @@ async function withStore<T>(db: string | undefined, fn: (store: Awaited<ReturnTy
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.version) {
-    out(version());
+    out(packageVersion());
     return 0;
   }
   const [command, ...rest] = positionals;

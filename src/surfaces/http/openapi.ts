@@ -1,26 +1,12 @@
 // The OpenAPI 3.1 document of the HTTP API, generated from the tool registry and the GET route
 // table: every tool a POST operation, every convenience a GET, one error envelope for all.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageVersion } from '../../core/package-info.js';
 import { GET_ROUTES, openApiPath } from './conveniences.js';
 import { TOOL_ERROR_STATUS, HTTP_ERROR_CODES } from './status-map.js';
 import { toolDescriptions } from './tool-schemas.js';
 
 type Json = Record<string, unknown>;
-
-// tsc runs from src/ in tests and dist/src/ when built, so find package.json by walking up.
-function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
-    const up = dirname(dir);
-    if (up === dir) return '0.0.0';
-    dir = up;
-  }
-}
 
 /** OpenAPI 3.1 speaks JSON Schema 2020-12; the draft-7 `$schema` marker would mislead validators. */
 function bare(schema: unknown): Json {

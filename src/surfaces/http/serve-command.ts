@@ -5,8 +5,8 @@ import { HindsightError } from '../../core/errors.js';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import { tokenStoreFor } from '../access/tokens/open-tokens.js';
-import { startHttpServer, TokenRequiredError } from './server.js';
-import { listenFailure, parsePort, untilSignal } from '../server-process.js';
+import { startHttpServer } from './server.js';
+import { listenFailure, parsePort, TokenRequired, untilSignal } from '../server-process.js';
 
 /** The port `hindsight serve` listens on unless told otherwise. */
 export const DEFAULT_PORT = 7718;
@@ -60,7 +60,7 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
     });
   } catch (err) {
     await store.close();
-    if (err instanceof TokenRequiredError) {
+    if (err instanceof HindsightError && err.code === TokenRequired.code) {
       say(`hindsight: ${err.message}`);
       return 2;
     }

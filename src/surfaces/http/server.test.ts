@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { startHttpServer, TokenRequiredError } from './server.js';
+import { startHttpServer } from './server.js';
 
 let store: SqliteStore;
 beforeAll(() => {
@@ -43,8 +43,8 @@ describe('startHttpServer', () => {
   });
 
   it('refuses to listen off loopback without a token, and listens with one', async () => {
-    await expect(startHttpServer({ store, host: '0.0.0.0', port: 0 })).rejects.toBeInstanceOf(TokenRequiredError);
-    await expect(startHttpServer({ store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/pass --token T/);
+    await expect(startHttpServer({ store, host: '0.0.0.0', port: 0 })).rejects.toMatchObject({ code: 'TOKEN_REQUIRED', message: expect.stringMatching(/Refusing to serve on 0\.0\.0\.0 without a token/) });
+    await expect(startHttpServer({ store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/Pass --token T/);
     const server = await startHttpServer({ store, host: '0.0.0.0', port: 0, token: 'tk' });
     try {
       const base = `http://127.0.0.1:${new URL(server.url).port}`;

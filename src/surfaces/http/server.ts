@@ -1,6 +1,7 @@
 // Listening: the hono app on a node HTTP server, bound to loopback unless told otherwise (and then
 // only with a token), resolving once the port is known.
 
+import { assertServable } from '../server-process.js';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -32,7 +33,7 @@ export interface RunningServer {
 }
 
 /** Raised before listening when the server would be reachable from the network without a token. */
-export class TokenRequiredError extends Error {}
+export { TokenRequired } from '../server-process.js';
 
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -48,11 +49,7 @@ function urlHost(host: string): string {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const loopback = isLoopbackHost(host);
-  if (!loopback && !options.token && !(await options.tokens?.anyTokens())) {
-    throw new TokenRequiredError(
-      `Serving on ${host} would let other machines read your sessions; pass --token T (or set HINDSIGHT_TOKEN) or create team tokens (hindsight token create) to require a bearer token, or leave --host at 127.0.0.1.`,
-    );
-  }
+  await assertServable(host, options.token, options.tokens);
   let port: number | undefined;
   const app = createHttpApp({
     store: options.store,

@@ -3,11 +3,10 @@
 
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
-import { isLoopbackHost } from '../access/loopback.js';
 import { tokenStoreFor } from '../access/tokens/open-tokens.js';
-import { DEFAULT_MCP_PORT, startMcpHttpServer, TokenRequired } from './http.js';
+import { DEFAULT_MCP_PORT, startMcpHttpServer } from './http.js';
 import { serveStdio } from './stdio.js';
-import { listenFailure, parsePort, untilSignal } from '../server-process.js';
+import { assertServable, listenFailure, parsePort, untilSignal } from '../server-process.js';
 
 export interface McpCommandOptions {
   db?: string;
@@ -67,7 +66,11 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
   try {
     const tokens = tokenStoreFor(store);
     const team = await tokens.anyTokens();
-    if (!isLoopbackHost(host) && !token && !team) return usage(TokenRequired(host).message);
+    try {
+      await assertServable(host, token, tokens);
+    } catch (err) {
+      return usage((err as Error).message);
+    }
     let server;
     try {
       server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, tokens, onInternalError: logInternal });

@@ -1,24 +1,21 @@
 // The MCP server over Streamable HTTP on node:http, stateless: every POST gets a fresh server and
 // transport, so requests from many clients never share state and any process can answer any call.
 
+import { assertServable } from '../server-process.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { defineError, HindsightError } from '../../core/errors.js';
+import { HindsightError } from '../../core/errors.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { createAuthorizer } from '../access/authorize.js';
-import { hostCheckFor, isLoopbackHost } from '../access/loopback.js';
+import { hostCheckFor } from '../access/loopback.js';
 import type { TokenStore } from '../access/tokens/token-store.js';
 import { buildServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MCP_PORT = 7437;
 
-export const TokenRequired = defineError(
-  'TOKEN_REQUIRED',
-  (host: string) =>
-    `Refusing to serve MCP on ${host} without a token: that address is reachable from other machines. Pass --token T (or set HINDSIGHT_TOKEN), create team tokens (hindsight token create), or bind to 127.0.0.1.`,
-);
+export { TokenRequired } from '../server-process.js';
 
 export interface McpHttpOptions extends ToolContext {
   /** Default 127.0.0.1. Any other than loopback needs a token. */
@@ -58,7 +55,7 @@ function urlOf(host: string, port: number): string {
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token || undefined;
-  if (!isLoopbackHost(host) && !token && !(await options.tokens?.anyTokens())) throw TokenRequired(host);
+  await assertServable(host, token, options.tokens);
   const ctx: ToolContext = { store: options.store, workspaceRoot: options.workspaceRoot };
   const authorize = createAuthorizer({ token, tokens: options.tokens });
   let port: number | undefined;

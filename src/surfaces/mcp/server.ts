@@ -1,7 +1,7 @@
 // buildServer: the MCP server over the tool registry, without side effects (no listening, no
 // output), so stdio, HTTP and tests connect the same server to their own transports.
 
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../../core/package-info.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -12,28 +12,9 @@ import { runToolAs } from '../access/run-as.js';
 import { internalErrorResult, toCallResult } from './call-result.js';
 import { mcpTools } from './tool-list.js';
 
-let version: string | undefined;
 // The SDK builds an Ajv instance per Server unless given one (~0.4 ms): HTTP builds a server per
 // request, so they share one. This server never validates with it (no elicitation).
 let validator: AjvJsonSchemaValidator | undefined;
-
-/**
- * The package version, read once; the module runs from src/ (tests) and from dist/src/ (CLI).
- *
- * @example packageVersion() // '0.1.0'
- */
-export function packageVersion(): string {
-  if (version) return version;
-  for (const rel of ['../../../package.json', '../../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'hindsight' && pkg.version) return (version = pkg.version);
-    } catch {
-      // Not at this depth; try the next one.
-    }
-  }
-  return (version = '0.0.0');
-}
 
 export interface BuildServerOptions extends ToolContext {
   /** Who the calls act for (default the local user: every project, nothing refused). */

@@ -1,9 +1,9 @@
 // Serves the web viewer's static files (src/surfaces/web/public) to the HTTP surface, confined to that folder.
 // The folder is found from the package root so the same code works from TypeScript sources and from dist/.
 
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../core/package-info.js';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { extname, join, sep } from 'node:path';
 
 export interface WebAsset {
   body: Buffer;
@@ -21,16 +21,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-// tsc does not copy non-TS files into dist/, so walk up to package.json and read from src/.
-function findPublicDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return realpathSync(join(dir, 'src', 'surfaces', 'web', 'public'));
-    const up = dirname(dir);
-    if (up === dir) throw new Error('Cannot find the web viewer assets: no package.json above ' + fileURLToPath(import.meta.url) + '. Reinstall Hindsight.');
-    dir = up;
-  }
-}
 
 let publicDir: string | undefined;
 // Only files that exist are cached, so probing for random names cannot grow memory.
@@ -38,7 +28,8 @@ const cache = new Map<string, WebAsset>();
 
 /** The folder the viewer's files are served from (absolute, symlinks resolved). */
 export function webAssetsDir(): string {
-  publicDir ??= findPublicDir();
+  // tsc does not copy non-TS files into dist/: the assets are read from the package's src/.
+  publicDir ??= realpathSync(join(packageRoot(), 'src', 'surfaces', 'web', 'public'));
   return publicDir;
 }
 
