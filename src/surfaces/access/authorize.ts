@@ -38,6 +38,7 @@ export function createAuthorizer(options: AccessOptions): Authorizer {
   // An empty token would lock every request out (no bearer value matches it): it means none.
   const token = options.token || undefined;
   const touched = new Map<string, number>();
+  let closed = false;
   return async (header) => {
     const given = bearerToken(header);
     if (given !== null && token !== undefined && sameSecret(given, token)) return { ok: true, principal: { kind: 'admin' } };
@@ -55,7 +56,10 @@ export function createAuthorizer(options: AccessOptions): Authorizer {
         };
       }
     }
-    const required = token !== undefined || (tokens !== undefined && (await tokens.anyTokens()));
+    // Once a store has had a token it stays closed (revoked ones count), so a yes is kept; a no is
+    // asked again, since a token may be created while the server runs.
+    closed ||= tokens !== undefined && (await tokens.anyTokens());
+    const required = token !== undefined || closed;
     if (!required) return { ok: true, principal: { kind: 'local' } };
     return { ok: false, status: 401, message: given === null ? MISSING : WRONG };
   };
