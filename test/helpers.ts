@@ -4,6 +4,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
 import { unpackLines } from '../src/store/sqlite/line-index.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
@@ -72,6 +73,25 @@ export function fingerprint(store: SqliteStore): string {
     )
     .all();
   return JSON.stringify({ sessions, events, lines, defects, files, fts, usage });
+}
+
+/**
+ * Assert two stores hold the same data (their fingerprints), reporting only the first differing
+ * section and item: a whole-fingerprint diff of a large store is megabytes, too big to report.
+ */
+export function expectSameStore(actual: SqliteStore, expected: SqliteStore): void {
+  const a = JSON.parse(fingerprint(actual)) as Record<string, unknown>;
+  const b = JSON.parse(fingerprint(expected)) as Record<string, unknown>;
+  for (const section of Object.keys(b)) {
+    const [x, y] = [a[section], b[section]];
+    if (JSON.stringify(x) === JSON.stringify(y)) continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      const i = x.findIndex((v, k) => JSON.stringify(v) !== JSON.stringify(y[k]));
+      const at = i === -1 ? Math.min(x.length, y.length) : i;
+      expect({ section, at, length: x.length, item: x[at] }).toEqual({ section, at, length: y.length, item: y[at] });
+    }
+    expect({ section, value: x }).toEqual({ section, value: y });
+  }
 }
 
 /** Run the built CLI and SIGKILL it after `ms` (if it is still running): `killed` says whether it died mid-way. */

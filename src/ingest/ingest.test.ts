@@ -4,7 +4,7 @@
 import { appendFileSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, fingerprint, tempDir } from '../../test/helpers.js';
+import { copyFixture, expectSameStore, fingerprint, tempDir } from '../../test/helpers.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { findTool } from '../tools/registry.js';
 import { runTool } from '../tools/tool.js';
@@ -55,7 +55,7 @@ describe('ingest pipeline', () => {
     await ingestPaths(crashed, [root]);
     const files = (s: SqliteStore) => s.db.prepare('SELECT rel_path, generation, superseded, lines FROM files ORDER BY rel_path, generation').all();
     expect(files(crashed)).toEqual(files(clean));
-    expect(fingerprint(crashed)).toBe(fingerprint(clean));
+    expectSameStore(crashed, clean);
     await clean.close();
     await crashed.close();
   });
@@ -81,7 +81,7 @@ describe('ingest pipeline', () => {
     mkdirSync(join(onlyMain, 'projects', CC_SLUG), { recursive: true });
     writeFileSync(join(onlyMain, 'projects', CC_SLUG, `${CC_SESSION}.jsonl`), readFileSync(src));
     await ingestPaths(clean, [onlyMain]);
-    expect(fingerprint(incremental)).toBe(fingerprint(clean));
+    expectSameStore(incremental, clean);
     await incremental.close();
     await clean.close();
   });

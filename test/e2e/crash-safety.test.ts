@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateControlPlane } from '../../bench/generators/control-plane.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { FIXTURES, fingerprint, killAfter, runCli, tempDir } from '../helpers.js';
+import { expectSameStore, FIXTURES, killAfter, runCli, tempDir } from '../helpers.js';
 
 describe('crash safety', () => {
   it('a SIGKILL at any moment followed by a re-run gives the same store as one clean run', async () => {
@@ -30,7 +30,7 @@ describe('crash safety', () => {
 
     const clean = new SqliteStore(cleanDb);
     const crashed = new SqliteStore(crashDb);
-    expect(fingerprint(crashed)).toBe(fingerprint(clean));
+    expectSameStore(crashed, clean);
     await clean.close();
     await crashed.close();
   });

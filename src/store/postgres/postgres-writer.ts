@@ -307,12 +307,18 @@ export class PostgresIngestWriter implements IngestWriter {
     // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
     let pending: { sid: number; id: string; rootId: number; out: ReturnType<Summarizer> }[] = [];
     let pendingEvents = 0;
-    const flush = async () => {
+    // The last group also rolls the token totals up, committed with the last dirty flags cleared
+    // (as the SQLite writer does), so a crash never leaves totals no later run would recompute.
+    const flush = async (last: boolean) => {
       const jobs = pending;
       pending = [];
       pendingEvents = 0;
       await this.transaction(async (c) => {
         for (const j of jobs) await saveSummary(c, j.sid, j.id, j.rootId, j.out);
+        if (last) await recomputeTotals(c);
+        // In the transaction that clears the sessions' dirty flags: a crash after it must not
+        // leave calls that no later summarise would refresh.
+        await refreshUsageCalls(c, jobs.map((j) => j.sid));
       });
     };
     for (const row of dirty) {
@@ -323,16 +329,9 @@ export class PostgresIngestWriter implements IngestWriter {
       for (const d of out.defects) d.message = pgText(d.message);
       pending.push({ sid: row.sid, id: row.id, rootId: row.root_id, out });
       pendingEvents += events.length + 1;
-      if (pendingEvents >= 5000) await flush();
+      if (pendingEvents >= 5000) await flush(false);
     }
-    if (pending.length) await flush();
-    if (dirty.length > 0) {
-      // With the totals, as the SQLite writer does: the calls of every re-summarised session.
-      await this.transaction(async (c) => {
-        await recomputeTotals(c);
-        await refreshUsageCalls(c, dirty.map((d) => d.sid));
-      });
-    }
+    if (dirty.length > 0) await flush(true);
     return dirty.length;
   }
 

@@ -316,9 +316,14 @@ export class SqliteIngestWriter implements IngestWriter {
     // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
     let pending: (() => void)[] = [];
     let pendingEvents = 0;
-    const flush = () => {
+    // The last group also rolls the token totals up: committed with the last dirty flags cleared, so
+    // a crash can never leave summaries whose parents' totals no later run would recompute.
+    const flush = (last: boolean) => {
       const jobs = pending;
-      this.db.transaction(() => jobs.forEach((j) => j()))();
+      this.db.transaction(() => {
+        jobs.forEach((j) => j());
+        if (last) recomputeTotals(this.db);
+      })();
       pending = [];
       pendingEvents = 0;
     };
@@ -326,17 +331,16 @@ export class SqliteIngestWriter implements IngestWriter {
       const events = readSessionEvents(this.db, row.sid, row.id);
       const facts = JSON.parse(row.facts) as SessionFacts;
       const out = summarize(row.format, { facts, events });
-      pending.push(() => saveSummary(this.db, row.sid, row.id, row.root_id, out));
+      pending.push(() => {
+        saveSummary(this.db, row.sid, row.id, row.root_id, out);
+        // In the transaction that clears the session's dirty flag: a crash after it must not leave
+        // calls that no later summarise would refresh.
+        refreshUsageCalls(this.db, [row.sid]);
+      });
       pendingEvents += events.length + 1;
-      if (pendingEvents >= 5000) flush();
+      if (pendingEvents >= 5000) flush(false);
     }
-    if (pending.length) flush();
-    if (dirty.length > 0) {
-      this.db.transaction(() => {
-        recomputeTotals(this.db);
-        refreshUsageCalls(this.db, dirty.map((d) => d.sid));
-      })();
-    }
+    if (dirty.length > 0) flush(true);
     return dirty.length;
   }
 
