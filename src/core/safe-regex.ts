@@ -1,11 +1,14 @@
-// User regular expressions that cannot hang the process (design.md, rule 8). V8 can fall back to
-// its linear-time engine when a match backtracks too much; that only helps for patterns the
-// linear engine accepts, so those are the only ones we take (ripgrep's default engine draws the
-// same line: no backreferences, no lookaround). Matching itself uses the normal backtracking
-// engine, which is ~200× faster on ordinary scans; the fallback only kicks in when it is needed.
+// User regular expressions that cannot hang the process (design.md, rule 8). Searches run on RE2
+// (re2js, linear in the input) whenever the pattern can be said in RE2 syntax (planUserSearch).
+// The rest run on V8: it can fall back to its linear-time engine when a match backtracks too
+// much; that only helps for patterns the linear engine accepts, so those are the only ones we take
+// (ripgrep's default engine draws the same line: no backreferences, no lookaround). V8's fallback
+// engine is slow (a 64-character class run over hashes: ~10 s per 2.6 MB), which is why RE2 comes
+// first and why searches run in a worker under a deadline (tools/grep-jsonl/search-pool.ts).
 
 import v8 from 'node:v8';
 import { defineError } from './errors.js';
+import { toRe2Syntax } from './re2-syntax.js';
 
 export const MAX_PATTERN_LENGTH = 1000;
 
@@ -27,6 +30,8 @@ const LINEAR_AVAILABLE = (() => {
 
 export interface UserPatternOptions {
   ignoreCase?: boolean;
+  /** false: check only the syntax and length (the pattern will run on RE2, not on V8). */
+  screen?: boolean;
 }
 
 /**
@@ -50,6 +55,7 @@ export function compileUserPattern(pattern: string, options: UserPatternOptions 
   } catch (err) {
     throw InvalidPattern(`${(err as Error).message}. Check the brackets and escapes (JavaScript regex syntax).`);
   }
+  if (options.screen === false) return new RegExp(pattern, 'gm');
   if (!LINEAR_AVAILABLE) {
     throw InvalidPattern('this Node.js build has no linear-time regex engine, so user patterns cannot be run safely.');
   }
@@ -65,6 +71,37 @@ export function compileUserPattern(pattern: string, options: UserPatternOptions 
     throw InvalidPattern(`"${pattern}" cannot be matched ignoring case in linear time; pass the case variants yourself (e.g. [Ee]rror).`);
   }
   return new RegExp(source, 'gm');
+}
+
+/** Which engine runs a user's search, and the pattern as that engine reads it (plain data: it crosses to the search worker). */
+export type SearchPlan =
+  | { engine: 're2'; source: string; pattern: string; ignoreCase: boolean }
+  | { engine: 'js'; source: string; pattern: string; ignoreCase: boolean };
+
+/**
+ * Decide how a user's pattern is run. The rule: RE2 (re2js, linear time in the input for every
+ * pattern) whenever the pattern can be said in RE2 syntax with its JavaScript meaning
+ * (re2-syntax.ts); otherwise V8's engine, for the patterns compileUserPattern accepts (its screen
+ * refuses backreferences and lookaround, which neither linear engine can run). Measured on a
+ * 2.6 MB ledger: `[0-9a-f]{64}x` takes ~10 s through V8's linear fallback and ~0.1 s in re2js.
+ * Throws INVALID_PATTERN as compileUserPattern does. re2js is loaded on first use (start-up).
+ */
+export async function planUserSearch(pattern: string, options: UserPatternOptions = {}): Promise<SearchPlan> {
+  const ignoreCase = options.ignoreCase ?? false;
+  compileUserPattern(pattern, { ignoreCase: false, screen: false });
+  const re2 = toRe2Syntax(ignoreCase ? foldCase(pattern) : pattern);
+  if (re2 !== null && (await re2Accepts(re2))) return { engine: 're2', source: re2, pattern, ignoreCase };
+  return { engine: 'js', source: compileUserPattern(pattern, { ignoreCase }).source, pattern, ignoreCase };
+}
+
+async function re2Accepts(source: string): Promise<boolean> {
+  const { RE2JS } = await import('re2js');
+  try {
+    RE2JS.compile(source);
+    return true;
+  } catch {
+    return false; // beyond RE2's limits (a count above 1000, a program too large): the JS engine decides
+  }
 }
 
 function isLinear(source: string): boolean {

@@ -145,7 +145,7 @@ describe('grep_jsonl on a rotated, deleted plane root', () => {
     const pattern = '"decision": "(ERROR|ALLOCATED)"';
     const re = new RegExp(pattern);
     const expected = files.flatMap((file) =>
-      lines(join(edge, file)).flatMap((raw, i) => (re.test(raw) ? [{ line_number: i + 1, file, raw }] : [])),
+      lines(join(edge, file)).flatMap((raw, i) => (re.test(raw) ? [{ line_number: i + 1, file, raw, read_from: 'evidence' }] : [])),
     );
     expect(new Set(expected.map((e) => e.file)).size).toBe(2);
     rmSync(edge, { recursive: true });
@@ -177,9 +177,76 @@ describe('grep_jsonl reads an unchanged source directly, the evidence otherwise'
     const before = statSync(active);
     writeFileSync(active, readFileSync(active, 'utf8').replace(/"decision": "ERROR"/g, '"decision": "OTHER"'));
     utimesSync(active, before.atime, new Date(before.mtimeMs + 5000));
-    expect(await call(args, s)).toEqual(fromSource);
+    // The rotated segment is untouched and still read live; the active file comes from the evidence.
+    const readFrom = (file: string) => (file === 'HOT/ledger/governance.jsonl' ? 'evidence' : 'live');
+    const changed = { ...fromSource, read_from: 'mixed', entries: fromSource.entries.map((e: Result) => ({ ...e, read_from: readFrom(e.file) })) };
+    expect(fromSource.read_from).toBe('live');
+    expect(await call(args, s)).toEqual(changed);
     rmSync(root, { recursive: true });
-    expect(await call(args, s)).toEqual(fromSource);
+    const gone = { ...fromSource, read_from: 'evidence', entries: fromSource.entries.map((e: Result) => ({ ...e, read_from: 'evidence' })) };
+    expect(await call(args, s)).toEqual(gone);
     await s.close();
+  });
+
+  it('never mixes live and stored bytes: a same-size edit behind an unchanged size and mtime is caught, reported, and answered from the evidence', async () => {
+    const { utimesSync, writeFileSync, statSync } = await import('node:fs');
+    const root = copyFixture('control-plane/edge');
+    const active = join(root, 'HOT/ledger/governance.jsonl');
+    const mtime = new Date('2026-02-14T20:00:00Z'); // whole seconds: restored exactly below
+    utimesSync(active, mtime, mtime);
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [root]);
+    const args = { ledger: 'governance', pattern: '"decision": "(ERROR|DEBITED)"', limit: 500, max_bytes: 10_000_000 };
+    const before = await call(args, s);
+    expect(before).toMatchObject({ status: 'ok', read_from: 'live', live_differs_from_evidence: [] });
+    // The edit keeps the size, and the mtime is put back: the file looks exactly as ingested.
+    const size = statSync(active).size;
+    const text = readFileSync(active, 'utf8');
+    const re = new RegExp(args.pattern);
+    const edited = text.split('\n').map((l) => (re.test(l) ? l.replace('"event_type": "', '"event_type":"X') : l));
+    expect(edited.join('\n')).not.toBe(text);
+    writeFileSync(active, edited.join('\n'));
+    expect(statSync(active).size).toBe(size);
+    utimesSync(active, mtime, mtime);
+    const after = await call(args, s);
+    // Same lines and bytes as before the edit (the evidence), and the changed lines are named.
+    expect(after.entries.map((e: Result) => [e.file, e.line_number, e.raw])).toEqual(before.entries.map((e: Result) => [e.file, e.line_number, e.raw]));
+    expect(after.count).toBe(before.count);
+    expect(after.live_differs_from_evidence.length).toBeGreaterThan(0);
+    for (const d of after.live_differs_from_evidence) expect(d.file).toBe('HOT/ledger/governance.jsonl');
+    expect(after.entries.filter((e: Result) => e.file === 'HOT/ledger/governance.jsonl').every((e: Result) => e.read_from === 'evidence')).toBe(true);
+    expect(after.read_from).toBe(after.entries.some((e: Result) => e.read_from === 'live') ? 'mixed' : 'evidence');
+    // read_from: "evidence" never reads the source files at all.
+    const forced = await call({ ...args, read_from: 'evidence' }, s);
+    expect(forced).toMatchObject({ read_from: 'evidence', live_differs_from_evidence: [] });
+    expect(forced.entries).toEqual(after.entries.map((e: Result) => ({ ...e, read_from: 'evidence' })));
+    await s.close();
+  });
+});
+
+describe('grep_jsonl runs under a deadline, off the event loop', () => {
+  it('returns status ok with what it found so far and truncated "deadline" when timeout_ms passes', async () => {
+    // Lines full of hex: a pattern RE2 cannot say (a lone surrogate) runs on V8, whose linear
+    // fallback needs seconds per megabyte on `[0-9a-f]{64}x` here; the deadline is 300 ms.
+    const hex = (i: number) => Array.from({ length: 40 }, (_, j) => ((i * 7919 + j) >>> 0).toString(16).padStart(8, '0').repeat(8)).join(' ');
+    const root = writePlaneRoot(
+      tempDir('hs-plane-'),
+      Array.from({ length: 600 }, (_, i) => ({ ledger: 'governance' as const, event_type: 'NOTE', decision: 'NOTE', reason: hex(i), at: i })),
+    );
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [root]);
+    const r = await call({ ledger: 'governance', pattern: '\\uD800|[0-9a-f]{64}x', timeout_ms: 300, limit: 500 }, s);
+    expect(r).toMatchObject({ status: 'ok', engine: 'js', truncated: 'deadline' });
+    expect(r.returned).toBe(r.entries.length);
+    const fast = await call({ ledger: 'governance', pattern: '[0-9a-f]{64}x', timeout_ms: 60_000 }, s);
+    expect(fast).toMatchObject({ status: 'ok', engine: 're2', count: 0 });
+    expect(fast.truncated).toBeUndefined();
+    await s.close();
+  });
+
+  it('refuses a timeout_ms outside 1..600000', async () => {
+    for (const timeout_ms of [0, -5, 1.5, 'x', 600_001]) {
+      expect(await call({ pattern: 'a', timeout_ms })).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS', error: expect.stringMatching(/timeout_ms/) });
+    }
   });
 });

@@ -1,18 +1,18 @@
 // grep_jsonl: regex search over a ledger's stored evidence (so it answers after the source is
 // deleted or rewritten), across every rotated segment (the original searched only the active
 // file), each match with its own file and line number and the exact line. No redaction: this is
-// an exact-evidence tool (decisions.md).
+// an exact-evidence tool (decisions.md). The matching runs on a worker thread under a deadline
+// (search-pool.ts), on RE2 when the pattern allows (safe-regex.ts planUserSearch).
 
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
-import { compileUserPattern, lineRegExp, MAX_PATTERN_LENGTH } from '../../core/safe-regex.js';
+import { MAX_PATTERN_LENGTH, planUserSearch, type SearchPlan } from '../../core/safe-regex.js';
 import type { EvidenceBlockView, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { ledgerAddressArgs, resolveLedger, type LedgerSelection } from '../ledger-address.js';
 import { defineTool } from '../tool.js';
-import { scanLedgerFiles } from './source.js';
-import { requiredLiteral } from './pattern-facts.js';
-import { blockMatcher, matchBlock, matchLines, type BlockMatcher } from './scan.js';
+import { SearchSession, type SearchEnd } from './search-pool.js';
+import { scanLedgerFiles, type ReadFrom } from './source.js';
 
 const SESSION_PAGE = 10_000;
 
@@ -30,6 +30,17 @@ const input = z
       .max(MAX_PATTERN_LENGTH, `pattern must be at most ${MAX_PATTERN_LENGTH} characters`)
       .describe('Regular expression (JavaScript syntax) tested against each raw line. Backreferences and lookaround are refused (they can take exponential time).'),
     ignore_case: z.boolean().default(false).describe('Match letters in either case.'),
+    read_from: z
+      .enum(['auto', 'evidence'])
+      .default('auto')
+      .describe('auto: a source file that looks unchanged since ingest (size and mtime) is read directly, faster; evidence: only the stored evidence, exactly what was ingested.'),
+    timeout_ms: z
+      .number({ invalid_type_error: 'timeout_ms must be a whole number of milliseconds' })
+      .int('timeout_ms must be a whole number of milliseconds')
+      .min(1, 'timeout_ms must be from 1 to 600000')
+      .max(600_000, 'timeout_ms must be from 1 to 600000')
+      .default(10_000)
+      .describe('Deadline for the search in milliseconds (1–600000). When it passes, the result is what was found so far, with truncated: "deadline".'),
     limit: limitArg(20, 500),
     offset: offsetArg,
     ...ledgerAddressArgs,
@@ -43,8 +54,11 @@ const hitShape = z.object({
   raw: z.string(),
   raw_base64: z.string().optional(),
   incomplete: z.boolean().optional(),
+  read_from: z.enum(['evidence', 'live']),
 });
 type Hit = z.infer<typeof hitShape>;
+/** A hit with what the live check needs (dropped from the result). */
+type FoundHit = Hit & { fileId: number; bytes: Buffer };
 
 /** The lines a Control Plane session owns, per file, sorted: its entries in the shared ledger. */
 async function sessionLines(store: Store, sel: LedgerSelection, sessionId: string): Promise<Map<number, number[]>> {
@@ -77,35 +91,86 @@ function* wantedIn(block: EvidenceBlockView, wanted: number[]): Generator<number
   }
 }
 
-async function grep(store: Store, sel: LedgerSelection, m: BlockMatcher, offset: number, limit: number) {
-  const only = sel.entrySessionId !== null ? await sessionLines(store, sel, sel.entrySessionId) : null;
+interface Found {
+  count: number;
+  hits: FoundHit[];
+  end: SearchEnd;
+  /** How each file reached was read. */
+  readFrom: Map<string, ReadFrom>;
+}
+
+/** One pass over the ledger: blocks go to the search worker, answers come back in order. */
+async function grep(
+  store: Store,
+  sel: LedgerSelection,
+  plan: SearchPlan,
+  window: { offset: number; limit: number; deadlineAt: number },
+  only: Map<number, number[]> | null,
+  evidenceOnly: ReadonlySet<number>,
+): Promise<Found> {
+  const session = await SearchSession.open(plan, window.deadlineAt);
   let count = 0;
-  const hits: Hit[] = [];
-  await scanLedgerFiles(store, sel.files, (block) => {
-    const hit = (k: number) => {
-      if (count++ < offset || hits.length >= limit) return;
+  const hits: FoundHit[] = [];
+  const readFrom = new Map<string, ReadFrom>();
+  const collect = (block: EvidenceBlockView, from: ReadFrom) => (matched: number[]) => {
+    for (const k of matched) {
+      if (count++ < window.offset || hits.length >= window.limit) continue;
       const l = block.lines[k]!;
-      const bytes = block.data.subarray(l.start, l.start + l.length);
-      const row: Hit = { line_number: l.lineNumber, file: block.file, raw: bytes.toString('utf8') };
+      const bytes = Buffer.from(block.data.subarray(l.start, l.start + l.length)); // a copy: the block is released
+      const row: FoundHit = { line_number: l.lineNumber, file: block.file, raw: bytes.toString('utf8'), read_from: from, fileId: block.fileId, bytes };
       if (!isUtf8(bytes)) row.raw_base64 = bytes.toString('base64');
       if (l.status === 'incomplete') row.incomplete = true;
       hits.push(row);
-    };
-    if (block.lines.length === 0) return;
-    if (only === null) matchBlock(block, m, hit);
-    else {
-      const wanted = only.get(block.fileId);
-      if (wanted) matchLines(block, m, wantedIn(block, wanted), hit);
     }
-  });
-  return { count, hits };
+  };
+  await scanLedgerFiles(
+    store,
+    sel.files,
+    (block, from) => {
+      if (session.stopped) return false;
+      const n = block.lines.length;
+      if (n === 0) return;
+      readFrom.set(block.file, from);
+      let indexes: Int32Array | null = null;
+      if (only !== null) {
+        const wanted = only.get(block.fileId);
+        indexes = wanted ? Int32Array.from(wantedIn(block, wanted)) : null;
+        if (indexes === null || indexes.length === 0) return;
+      }
+      const starts = new Int32Array(n);
+      const lengths = new Int32Array(n);
+      block.lines.forEach((l, k) => {
+        starts[k] = l.start;
+        lengths[k] = l.length;
+      });
+      const lastIncomplete = block.lines[n - 1]!.status === 'incomplete';
+      session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block, from));
+    },
+    { backlog: () => session.backlog(), evidenceOnly },
+  );
+  const end = await session.finish(); // before reading count: answers arrive until then
+  return { count, hits, end, readFrom };
+}
+
+/** Hits read live whose bytes are not the stored evidence of the same line (the source changed behind a same size and mtime). */
+async function liveDifferences(store: Store, hits: FoundHit[]): Promise<FoundHit[]> {
+  const live = hits.filter((h) => h.read_from === 'live');
+  if (live.length === 0) return [];
+  const rows = await store.evidenceLines(live.map((h) => ({ fileId: h.fileId, lineNumber: h.line_number })));
+  const stored = new Map(rows.map((r) => [`${r.fileId}:${r.lineNumber}`, r.raw]));
+  return live.filter((h) => !stored.get(`${h.fileId}:${h.line_number}`)?.equals(h.bytes));
+}
+
+function overall(readFrom: Map<string, ReadFrom>): ReadFrom | 'mixed' {
+  const kinds = new Set(readFrom.values());
+  return kinds.size > 1 ? 'mixed' : kinds.has('live') ? 'live' : 'evidence';
 }
 
 export const grepJsonl = defineTool({
   name: 'grep_jsonl',
   title: 'Grep a ledger',
   description:
-    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the source files are deleted or rewritten; a source file still unchanged since ingest is read directly, which is faster and gives the same bytes). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). Not redacted: exact evidence.",
+    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the source files are deleted or rewritten; a source file still unchanged since ingest is read directly, which is faster — each entry's read_from says which, and a live line that differs from the stored evidence sends that file back to the evidence, listed in live_differs_from_evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. The search runs off the server's event loop with a deadline (timeout_ms, default 10000): past it, the result holds what was found so far and truncated is \"deadline\". Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). Not redacted: exact evidence.",
   input,
   output: z.object({
     status: z.literal('ok'),
@@ -114,28 +179,44 @@ export const grepJsonl = defineTool({
     session_id: z.string().nullable(),
     pattern: z.string(),
     ignore_case: z.boolean(),
+    engine: z.enum(['re2', 'js']).describe('re2: linear-time RE2 (re2js); js: V8, for patterns RE2 cannot run.'),
     ...pageShape,
+    truncated: z.union([z.literal(true), z.literal('deadline')]).optional(),
+    read_from: z.enum(['evidence', 'live', 'mixed']),
+    live_differs_from_evidence: z.array(z.object({ file: z.string(), line_number: z.number().int() })),
     files_searched: z.array(z.string()),
     entries: z.array(hitShape),
   }),
   async handler(args, { store }) {
-    const scanner = compileUserPattern(args.pattern, { ignoreCase: args.ignore_case });
+    const deadlineAt = Date.now() + args.timeout_ms;
+    const plan = await planUserSearch(args.pattern, { ignoreCase: args.ignore_case });
     const sel = await resolveLedger(store, args, { defaultLedger: 'main' });
-    const matcher = blockMatcher(scanner, lineRegExp(scanner), requiredLiteral(args.pattern), args.ignore_case);
-    const { count, hits } = await grep(store, sel, matcher, args.offset, args.limit);
-    return fitMaxBytes(
+    const only = sel.entrySessionId !== null ? await sessionLines(store, sel, sel.entrySessionId) : null;
+    const window = { offset: args.offset, limit: args.limit, deadlineAt };
+    const everyFile = new Set(sel.files.map((f) => f.fileId));
+    let found = await grep(store, sel, plan, window, only, args.read_from === 'evidence' ? everyFile : new Set());
+    const differing = await liveDifferences(store, found.hits);
+    if (differing.length > 0 && found.end === 'done') {
+      // Never mix: the files whose live lines are not the evidence are searched again from the evidence.
+      found = await grep(store, sel, plan, window, only, new Set(differing.map((h) => h.fileId)));
+    }
+    const body = fitMaxBytes(
       {
         source: sel.ledger,
         root: sel.root,
         session_id: sel.session?.id ?? null,
         pattern: args.pattern,
         ignore_case: args.ignore_case,
-        ...page(count, args.limit, args.offset, hits.length),
+        engine: plan.engine,
+        ...page(found.count, args.limit, args.offset, found.hits.length),
+        read_from: overall(found.readFrom),
+        live_differs_from_evidence: differing.map((h) => ({ file: h.file, line_number: h.line_number })),
         files_searched: sel.files.map((f) => f.file),
-        entries: hits,
+        entries: found.hits.map(({ fileId: _id, bytes: _bytes, ...hit }) => hit),
       },
       'entries',
       args.max_bytes,
     );
+    return found.end === 'deadline' ? { ...body, truncated: 'deadline' as const } : body;
   },
 });

@@ -1,0 +1,117 @@
+// What the search worker does with one block: the indexes of its lines that match. A block is
+// plain data (bytes, line starts and lengths) so it crosses threads as typed arrays.
+//
+// Engine rule (safe-regex.ts planUserSearch decides which): a required literal first narrows the
+// block to candidate lines by a byte search (as ripgrep does; a pattern that is nothing but that
+// literal is decided by the byte search alone). Then RE2 (re2js, on the UTF-8 bytes, never
+// decoding) decides: once over the whole block, then over runs of 32 lines, then line by line only
+// inside runs that match, so a block without a match costs one linear pass. Patterns RE2 cannot
+// say run on V8 through scan.ts, as before this worker existed.
+
+import { RE2JS } from 're2js';
+import { compileUserPattern, lineRegExp, type SearchPlan } from '../../core/safe-regex.js';
+import type { EvidenceBlockView } from '../../store/store.js';
+import { requiredLiteral } from './pattern-facts.js';
+import { blockMatcher, matchBlock, matchLines } from './scan.js';
+
+export interface SearchBlock {
+  data: Uint8Array;
+  starts: Int32Array;
+  lengths: Int32Array;
+  /** The last line has no newline yet (evidence of a file still being written). */
+  lastIncomplete: boolean;
+  /** Only these lines may match (a Control Plane session's own entries), or null for all. */
+  only: Int32Array | null;
+}
+
+export type BlockSearch = (block: SearchBlock) => number[];
+
+const RUN = 32;
+const LITERAL_CHARS = 32;
+const PLAIN = /^[^\\^$.|?*+()[\]{}]+$/;
+
+/** Build the matcher for a plan (in the worker; also called directly by tests). */
+export function blockSearch(plan: SearchPlan): BlockSearch {
+  return plan.engine === 're2' ? re2Search(plan) : jsSearch(plan);
+}
+
+function re2Search(plan: SearchPlan): BlockSearch {
+  const line = RE2JS.compile(plan.source);
+  const multi = RE2JS.compile(plan.source, RE2JS.MULTILINE); // ^ and $ at every line of a run
+  const literal = plan.ignoreCase ? null : requiredLiteral(plan.pattern)?.slice(0, LITERAL_CHARS) ?? null;
+  const needle = literal === null ? null : Buffer.from(literal, 'utf8');
+  const literalDecides = needle !== null && literal === plan.pattern && PLAIN.test(plan.pattern);
+  const caseless = plan.ignoreCase ? caselessLiteral(plan.pattern) : null;
+  return (b) => {
+    const hits: number[] = [];
+    const lineAt = (k: number) => b.data.subarray(b.starts[k]!, b.starts[k]! + b.lengths[k]!);
+    if (b.only) {
+      for (const k of b.only) if (line.test(lineAt(k))) hits.push(k);
+      return hits;
+    }
+    const n = b.starts.length;
+    if (needle !== null || caseless !== null) {
+      const buf = Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength);
+      const find = needle !== null ? (from: number) => buf.indexOf(needle, from) : caselessFinder(buf, caseless!);
+      for (let at = find(0); at !== -1; ) {
+        const k = lineIndex(b.starts, at);
+        if (at + (needle?.length ?? 0) <= b.starts[k]! + b.lengths[k]! && (literalDecides || line.test(lineAt(k)))) hits.push(k);
+        if (k + 1 >= n) break;
+        at = find(b.starts[k + 1]!);
+      }
+      return hits;
+    }
+    if (n === 0 || !multi.test(b.data)) return hits;
+    for (let first = 0; first < n; first += RUN) {
+      const last = Math.min(first + RUN, n) - 1;
+      if (!multi.test(b.data.subarray(b.starts[first]!, b.starts[last]! + b.lengths[last]!))) continue;
+      for (let k = first; k <= last; k++) if (line.test(lineAt(k))) hits.push(k);
+    }
+    return hits;
+  };
+}
+
+/** An ASCII literal every match contains, searched ignoring case (no non-ASCII letter folds onto ASCII in latin1 text). */
+function caselessLiteral(pattern: string): RegExp | null {
+  const text = requiredLiteral(pattern)?.slice(0, LITERAL_CHARS) ?? null;
+  if (text === null || !/^[\x00-\x7f]*$/.test(text)) return null;
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'gi');
+}
+
+function caselessFinder(buf: Buffer, re: RegExp): (from: number) => number {
+  const text = buf.toString('latin1');
+  return (from) => {
+    re.lastIndex = from;
+    return re.exec(text)?.index ?? -1;
+  };
+}
+
+function lineIndex(starts: Int32Array, pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** V8 for the patterns RE2 cannot say (screened by compileUserPattern before they got here). */
+function jsSearch(plan: SearchPlan): BlockSearch {
+  // Compiled again here (not from plan.source) so this thread also sets V8's linear fallback.
+  const scanner = compileUserPattern(plan.pattern, { ignoreCase: plan.ignoreCase });
+  const matcher = blockMatcher(scanner, lineRegExp(scanner), requiredLiteral(plan.pattern), plan.ignoreCase);
+  return (b) => {
+    const n = b.starts.length;
+    const lines: EvidenceBlockView['lines'] = [];
+    for (let k = 0; k < n; k++) {
+      lines.push({ lineNumber: k, start: b.starts[k]!, length: b.lengths[k]!, status: k === n - 1 && b.lastIncomplete ? 'incomplete' : 'ok' });
+    }
+    const view: EvidenceBlockView = { fileId: 0, file: '', data: Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength), lines };
+    const hits: number[] = [];
+    if (b.only) matchLines(view, matcher, b.only, (k) => hits.push(k));
+    else matchBlock(view, matcher, (k) => hits.push(k));
+    return hits;
+  };
+}
