@@ -5,6 +5,7 @@
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Format } from '../core/model.js';
+import { importerFor } from '../importers/registry.js';
 import { ingestPaths, type IngestProgress } from '../ingest/ingest.js';
 import type { Store } from '../store/store.js';
 import { byPath, type InvFile } from './inventory.js';
@@ -115,6 +116,21 @@ async function writeGeneration(source: Store, f: InvFile, path: string, from: nu
   }
   const t = f.mtimeMs / 1000;
   utimesSync(path, t, t);
+}
+
+/**
+ * Re-summarise the sessions an interrupted sync left dirty in `target`. A push or pull killed after
+ * the evidence commit but before the summaries leaves every checkpoint level with the source, so the
+ * next plan writes nothing and no ingest would run to finish them: this runs the summary step alone
+ * (nothing to do, one query, when no session is dirty). Returns how many sessions it summarised.
+ */
+export async function completeSummaries(target: Store): Promise<number> {
+  const writer = await target.beginIngest({ wait: true });
+  try {
+    return await writer.summarizeDirty((format, input) => importerFor(format).summarize(input));
+  } finally {
+    await writer.release();
+  }
 }
 
 export interface MirrorOptions {

@@ -4,7 +4,8 @@
 
 import { join } from 'node:path';
 import { inventory } from './inventory.js';
-import { mirrorRoot } from './mirror.js';
+import { completeSummaries, mirrorRoot } from './mirror.js';
+import { planeSequences } from './plane-sessions.js';
 import { emptySummary, realDir, requireLocalFile, sha1, type SyncOptions, type SyncSummary } from './push.js';
 import { asSyncError, openRemote, registerMachine, rootMappings } from './remote.js';
 import { sequences } from './inventory.js';
@@ -21,12 +22,17 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
   let pulledKeys = 0;
   try {
     await registerMachine(remote, me, null);
-    const mappings = (await rootMappings(remote)).filter((m) => m.machineId !== me.machineId);
+    const { pulledRoots: known } = syncedSets(dbPath);
+    const ownRoots = await inventory(options.local, (p) => !known.has(p));
+    const ownRootPaths = new Set(ownRoots.map((r) => r.path));
+    // Other machines' roots, and this machine's own roots pushed from another store (their real
+    // root is not in this one): sync_status reports both as behind until they are here.
+    const mappings = (await rootMappings(remote)).filter((m) => m.machineId !== me.machineId || !ownRootPaths.has(m.originalRoot));
     const machineOf = new Map(mappings.map((m) => [m.stageRoot, m.machineId]));
     const originalOf = new Map(mappings.map((m) => [m.stageRoot, m.originalRoot]));
-    const { pulledRoots: known } = syncedSets(dbPath);
     const ownKeys = new Set<string>();
-    for (const r of await inventory(options.local, (p) => !known.has(p))) for (const f of r.files) if (f.key !== null) ownKeys.add(f.key);
+    for (const r of ownRoots) for (const f of r.files) if (f.key !== null) ownKeys.add(f.key);
+    for (const [, seqs] of await planeSequences(options.local, ownRoots)) for (const key of seqs.keys()) ownKeys.add(key);
     for (const root of await inventory(remote.store, (p) => machineOf.has(p))) {
       const machine = machineOf.get(root.path)!;
       const dir = realDir(join(options.cacheDir, 'pulled', machine, sha1(root.path)));
@@ -55,8 +61,13 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
       summary.events += stats.events;
       summary.bytes += stats.bytes;
       summary.diverged.push(...stats.diverged.map((p) => `${dir}/${p}`));
-      pulledKeys += sequences(files).size;
+      const keys = new Set(sequences(files).keys());
+      for (const seqs of (await planeSequences(remote.store, [{ ...root, files }])).values()) for (const key of seqs.keys()) keys.add(key);
+      pulledKeys += keys.size;
     }
+    // Sessions an interrupted pull committed without their summaries: a root whose files are all
+    // level plans nothing, so no ingest above summarised them.
+    await completeSummaries(options.local);
     await registerMachine(remote, me, 'pull');
   } catch (err) {
     throw asSyncError(remote, err);

@@ -10,8 +10,9 @@ import type { Store } from '../store/store.js';
 import type { MachineIdentity } from './identity.js';
 import { inventory, sequences, type InvFile } from './inventory.js';
 import { compareCopies } from './compare.js';
-import { mirrorRoot } from './mirror.js';
-import { asSyncError, clearHeld, openRemote, recordHeld, registerMachine, registerRoot, rootMappings, withPushLock, type Remote } from './remote.js';
+import { completeSummaries, mirrorRoot } from './mirror.js';
+import { planeSequences } from './plane-sessions.js';
+import { asSyncError, clearHeld, openRemote, recordHeld, recordPushed, registerMachine, registerRoot, rootMappings, withPushLock, type Remote } from './remote.js';
 import { SyncLocalNotFile } from './errors.js';
 import { sessionKey, syncedSets, updateSyncState } from './sync-state.js';
 
@@ -103,11 +104,15 @@ export async function pushSync(options: SyncOptions): Promise<SyncSummary> {
 
 async function pushRoots(remote: Remote, options: SyncOptions, dbPath: string, summary: SyncSummary): Promise<void> {
   const me = options.identity;
+  // First finish what an interrupted push left: sessions whose evidence committed without their
+  // summaries (the plan below would find nothing to write for them, so no ingest would).
+  await completeSummaries(remote.store);
   const { pulledRoots } = syncedSets(dbPath);
   const roots = await inventory(options.local, (p) => !pulledRoots.has(p));
   const holders = await keyHolders(remote.store);
   const machineOf = new Map((await rootMappings(remote)).map((m) => [m.stageRoot, m.machineId]));
-  const pushed = new Map<string, number>();
+  /** Stage root → the session keys pushed from it. */
+  const pushedKeys = new Map<string, Set<string>>();
   const heldFiles = new Map<string, { files: InvFile[]; holder: string }>();
   for (const root of roots) {
     const dir = realDir(join(options.cacheDir, 'stage', me.machineId, sha1(root.path)));
@@ -142,8 +147,16 @@ async function pushRoots(remote: Remote, options: SyncOptions, dbPath: string, s
     summary.events += stats.events;
     summary.bytes += stats.bytes;
     summary.diverged.push(...stats.diverged.map((p) => `${root.path}/${p}`));
-    for (const [key, seq] of sequences(files)) pushed.set(key, seq);
+    const keys = new Set(files.flatMap((f) => (f.key === null ? [] : [f.key])));
+    // A Control Plane root's sessions live inside its shared ledgers: they travel with the root.
+    for (const seqs of (await planeSequences(options.local, [{ ...root, files }])).values()) for (const key of seqs.keys()) keys.add(key);
+    pushedKeys.set(dir, keys);
   }
+  // Every session of the pushed roots is now complete on the remote (evidence and summaries): mark
+  // it so, at the sequence the remote holds. A push killed before this point leaves the marks behind
+  // the lines, which is how sync_status and the next push know it did not finish.
+  const pushed = await remoteSequences(remote.store, pushedKeys);
+  await recordPushed(remote, me, pushed);
   summary.sessions = pushed.size;
   if (heldFiles.size) await recordHeldBack(remote, options, heldFiles, machineOf);
   // A session no longer held back (its copy here was deleted or now matches) stops being reported.
@@ -152,6 +165,20 @@ async function pushRoots(remote: Remote, options: SyncOptions, dbPath: string, s
     s.last_push = new Date().toISOString();
     for (const [key, seq] of pushed) s.pushed[key] = seq;
   });
+}
+
+/** The sequence the remote holds of each pushed session, read from the stage roots it was pushed into. */
+async function remoteSequences(store: Store, pushedKeys: Map<string, Set<string>>): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (pushedKeys.size === 0) return out;
+  const roots = await inventory(store, (p) => pushedKeys.has(p));
+  const planes = await planeSequences(store, roots);
+  for (const root of roots) {
+    const keys = pushedKeys.get(root.path)!;
+    const seqs = new Map([...sequences(root.files), ...(planes.get(root.path) ?? [])]);
+    for (const key of keys) out.set(key, seqs.get(key) ?? 0);
+  }
+  return out;
 }
 
 /** Compare each held-back session with the copy the remote holds and record the outcome there. */

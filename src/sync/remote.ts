@@ -1,5 +1,6 @@
-// The sync remote: an ordinary Hindsight PostgreSQL store, plus two tables of sync's own in the same
-// schema (machines, and which machine and real root each staged root mirrors), on a pool of its own.
+// The sync remote: an ordinary Hindsight PostgreSQL store, plus tables of sync's own in the same
+// schema (machines, which machine and real root each staged root mirrors, held-back sessions, and
+// push markers), on a pool of its own.
 
 import { withoutPassword } from '../store/postgres/url.js';
 import pg from 'pg';
@@ -110,6 +111,12 @@ async function ensureTables(remote: Remote): Promise<void> {
       session_key text COLLATE "C" NOT NULL, machine_id text COLLATE "C" NOT NULL, holder_machine_id text COLLATE "C",
       relation text NOT NULL, local_sequence bigint NOT NULL, detail text NOT NULL, updated timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (session_key, machine_id))`);
+    // Push markers: the sequence of each session a push of this machine *finished* (evidence and
+    // summaries committed). Lines a killed push wrote without its summaries are not counted as
+    // synced, so the next push and sync_status know the remote copy is incomplete.
+    await client.query(`CREATE TABLE IF NOT EXISTS hindsight_sync_sessions (
+      session_key text COLLATE "C" NOT NULL, machine_id text COLLATE "C" NOT NULL, sequence bigint NOT NULL,
+      pushed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (session_key, machine_id))`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
@@ -117,6 +124,27 @@ async function ensureTables(remote: Remote): Promise<void> {
   } finally {
     client.release();
   }
+}
+
+/** Record that a push of this machine finished these sessions at these sequences (one statement per 5,000). */
+export async function recordPushed(remote: Remote, me: MachineIdentity, sequences: Map<string, number>): Promise<void> {
+  const entries = [...sequences].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let i = 0; i < entries.length; i += 5000) {
+    const part = entries.slice(i, i + 5000);
+    await q(
+      remote,
+      `INSERT INTO hindsight_sync_sessions (session_key, machine_id, sequence)
+       SELECT k, $1, s FROM unnest($2::text[], $3::bigint[]) AS t(k, s)
+       ON CONFLICT (session_key, machine_id) DO UPDATE SET sequence = EXCLUDED.sequence, pushed_at = now()`,
+      [me.machineId, part.map(([k]) => k), part.map(([, n]) => n)],
+    );
+  }
+}
+
+/** Session key → the sequence the last finished push of `machineId` left on the remote. */
+export async function pushedSequences(remote: Remote, machineId: string): Promise<Map<string, number>> {
+  const rows = await q<{ session_key: string; sequence: string }>(remote, 'SELECT session_key, sequence FROM hindsight_sync_sessions WHERE machine_id = $1', [machineId]);
+  return new Map(rows.map((r) => [r.session_key, Number(r.sequence)]));
 }
 
 /** Record (or refresh) this machine's identity; every pushed root points at it. */

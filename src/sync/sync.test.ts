@@ -9,6 +9,7 @@ import { FIXTURES, fingerprint, tempDir } from '../../test/helpers.js';
 import { TEST_PG_URL, postgresUnavailable } from '../store/conformance/engines.js';
 import { ingestPaths } from '../ingest/ingest.js';
 import { openStore } from '../store/open.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { findTool } from '../tools/registry.js';
 import { runTool } from '../tools/tool.js';
@@ -31,6 +32,9 @@ afterAll(async () => {
 
 const DEMO = join(FIXTURES, 'claude-code', 'projects', '-path-to-Demo');
 const SESSION = '5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
+/** Top-level sessions of the claude-code fixture and of the control-plane/normal plane root (its README). */
+const CC_SESSIONS = 6;
+const PLANE_SESSIONS = 12;
 
 /** A Claude Code config folder holding one copy of the demo session. */
 function oneSessionConfig(): { root: string; file: string } {
@@ -93,7 +97,8 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
     const local = a.open();
     const first = await pushSync(a.options(local, remote.url));
     expect(first.lines).toBeGreaterThan(1000);
-    expect(first.sessions).toBe(6);
+    // 6 Claude Code sessions and the plane root's 12 Control Plane sessions, which travel with their root.
+    expect(first.sessions).toBe(CC_SESSIONS + PLANE_SESSIONS);
     const again = await pushSync(a.options(local, remote.url));
     expect({ files: again.files, lines: again.lines, bytes: again.bytes }).toEqual({ files: 0, lines: 0, bytes: 0 });
     const cloud = await openStore({ db: remote.url });
@@ -115,14 +120,20 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
     await ingestPaths(local, [cc]);
     const pushed = await pushSync(a.options(local, remote.url));
     expect(pushed.lines).toBe(3);
-    expect(pushed.sessions).toBe(6);
+    expect(pushed.sessions).toBe(CC_SESSIONS + PLANE_SESSIONS);
     const cloud = await openStore({ db: remote.url });
     expect(await views(cloud, (await local.listRoots()).map((r) => r.path))).toEqual(await views(local));
     await cloud.close();
     const status = await syncStatus({ local, remoteUrl: remote.url, identity: a.id });
     expect(status.connected).toBe(true);
     expect(status.pending_uploads).toBe(0);
-    expect(status.sessions.map((s) => s.status)).toEqual(Array(6).fill('synced'));
+    expect(status.sessions.map((s) => s.status)).toEqual(Array(CC_SESSIONS + PLANE_SESSIONS).fill('synced'));
+    // Every session of the local store has a row, the plane root's included, with the lines that name it.
+    const planeIds = (await local.listSessions({ format: 'control-plane', limit: 500, offset: 0 })).sessions.map((s) => s.id).sort();
+    const planeRows = status.sessions.filter((s) => planeIds.includes(s.session_id));
+    expect(planeRows.map((s) => s.session_id).sort()).toEqual(planeIds);
+    for (const r of planeRows) expect(r, r.session_id).toMatchObject({ source: 'both', cloud_sequence: r.local_sequence, cloud_machine: { machine_id: 'machine-a' } });
+    expect(planeRows.every((r) => r.local_sequence > 0)).toBe(true);
     await local.close();
   });
 
@@ -139,9 +150,10 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
     expect(await ampOnly(cloudStore)).toEqual(await ampOnly(local));
     await cloudStore.close();
     const before = await syncStatus({ local, remoteUrl: remote.url, identity: b.id });
-    expect(before.pending_downloads).toBe(6);
+    expect(before.pending_downloads).toBe(CC_SESSIONS + PLANE_SESSIONS);
+    expect(before.sessions.filter((s) => s.status === 'behind').length).toBe(before.pending_downloads);
     const pulled = await pullSync(b.options(local, remote.url));
-    expect(pulled.sessions).toBe(6);
+    expect(pulled.sessions).toBe(CC_SESSIONS + PLANE_SESSIONS);
     const again = await pullSync(b.options(local, remote.url));
     expect(again.lines).toBe(0);
     const list = (await tool(local, 'list_sessions', { limit: 500, include_cloud: true })) as { sessions: { session_id: string; source: string }[] };
@@ -207,7 +219,7 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
       expect(unknown).toMatchObject({ status: 'error', code: 'SESSION_NOT_FOUND' });
       // A remote this machine never pushed to: everything is waiting to go up.
       const fresh = await tool(local, 'sync_status', { remote: 'postgres://postgres@127.0.0.1:1/test' });
-      expect(fresh).toMatchObject({ status: 'ok', connected: false, pending_uploads: 6, pending_downloads: null, note: expect.stringMatching(/^Cannot reach the sync remote/) });
+      expect(fresh).toMatchObject({ status: 'ok', connected: false, pending_uploads: CC_SESSIONS + PLANE_SESSIONS, pending_downloads: null, note: expect.stringMatching(/^Cannot reach the sync remote/) });
       // The same remote gone away: compared with what was pushed to it last time.
       const state = readSyncState(a.db);
       const remembered = state.remotes[Object.keys(state.remotes)[0]!]!;
@@ -374,5 +386,34 @@ describe('sync without a remote', () => {
     const status = await syncStatus({ local, remoteUrl: null, identity: a.id });
     expect(status).toMatchObject({ connected: false, remote: null, pending_uploads: 6 });
     await local.close();
+  });
+});
+
+describe.skipIf(unavailable !== null)('pending counts', () => {
+  it('pending_uploads and pending_downloads are the ahead and behind rows counted, and pull brings every behind row', async () => {
+    const remote = newRemote();
+    const first = machine('same-host');
+    const la = first.open();
+    await ingestPaths(la, [fixtureCopy('claude-code'), fixtureCopy('control-plane/normal')]);
+    await pushSync(first.options(la, remote.url));
+    await la.close();
+    // The same machine (same id and cache) with a second, empty store: everything it pushed is on
+    // the remote and not here. Before, those rows said behind while pending_downloads was 0 and
+    // pull (other machines only) never brought them.
+    const lb = new SqliteStore(join(tempDir('hs-sync-second-'), 'store.db'));
+    const agree = (r: { pending_uploads: number; pending_downloads: number | null; sessions: { status: string }[] }) => {
+      expect(r.pending_uploads).toBe(r.sessions.filter((s) => s.status === 'ahead').length);
+      expect(r.pending_downloads).toBe(r.sessions.filter((s) => s.status === 'behind').length);
+    };
+    const before = await syncStatus({ local: lb, remoteUrl: remote.url, identity: first.id });
+    agree(before);
+    expect(before.pending_downloads).toBe(CC_SESSIONS + PLANE_SESSIONS);
+    const pulled = await pullSync({ local: lb, remoteUrl: remote.url, identity: first.id, cacheDir: first.cacheDir });
+    expect(pulled.sessions).toBe(CC_SESSIONS + PLANE_SESSIONS);
+    const after = await syncStatus({ local: lb, remoteUrl: remote.url, identity: first.id });
+    agree(after);
+    expect(after).toMatchObject({ pending_uploads: 0, pending_downloads: 0 });
+    expect(new Set(after.sessions.map((s) => `${s.status} ${s.source}`))).toEqual(new Set(['synced cloud']));
+    await lb.close();
   });
 });

@@ -3,6 +3,8 @@
 
 import { join } from 'node:path';
 import pg from 'pg';
+import { expect } from 'vitest';
+import { unpackLines } from '../store/sqlite/line-index.js';
 import { TEST_PG_URL, dropSchema, uniqueSchema, withSchema } from '../store/conformance/engines.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
@@ -75,5 +77,52 @@ export async function remoteCounts(url: string, schema: string): Promise<{ event
     return { events, lines: Number(lines.rows[0]!.n) };
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Everything a remote schema holds that must be identical between two pushes of the same store,
+ * section by section (store ids left out; the stage roots are the same for one machine): sessions,
+ * events, evidence per line, files, defects, usage calls, search statistics and sync's own tables.
+ */
+export async function remoteFingerprint(schema: string): Promise<Record<string, unknown[]>> {
+  const client = new pg.Client({ connectionString: TEST_PG_URL });
+  await client.connect();
+  const rows = async (sql: string) => (await client.query<{ r: unknown }>(sql.replaceAll('S.', `${schema}.`))).rows.map((x) => x.r);
+  try {
+    const blocks = (await client.query<{ rel_path: string; generation: number; first_line: number; first_offset: string; line_index: Buffer }>(
+      `SELECT f.rel_path, f.generation, b.first_line, b.first_offset, b.line_index FROM ${schema}.blocks b JOIN ${schema}.files f ON f.id = b.file_id ORDER BY f.rel_path, f.generation, b.first_line`,
+    )).rows;
+    return {
+      sessions: await rows(`SELECT to_jsonb(s) - 'sid' - 'root_id' AS r FROM S.sessions s ORDER BY s.id`),
+      events: await rows(
+        `SELECT to_jsonb(e) - 'id' - 'sid' - 'file_id' || jsonb_build_object('session', s.id, 'file', f.rel_path, 'generation', f.generation) AS r
+         FROM S.events e JOIN S.sessions s ON s.sid = e.sid JOIN S.files f ON f.id = e.file_id ORDER BY s.id, e.seq, e.part`,
+      ),
+      // Per line, not per block: block boundaries depend on when each ingest ran, lines do not.
+      lines: blocks.flatMap((b) =>
+        unpackLines(b.line_index, b.first_line, Number(b.first_offset)).map((l) => `${b.rel_path}#${b.generation}:${l.lineNumber}@${l.offset}+${l.length} ${l.status} ${l.hash.toString('hex')}`),
+      ),
+      files: await rows(`SELECT to_jsonb(f) - 'id' - 'root_id' AS r FROM S.files f ORDER BY f.rel_path, f.generation`),
+      defects: await rows(`SELECT to_jsonb(d) - 'id' - 'root_id' - 'file_id' AS r FROM S.defects d ORDER BY d.rel_path, d.line, d.kind, d.message`),
+      usage: await rows(`SELECT to_jsonb(u) - 'sid' || jsonb_build_object('session', s.id) AS r FROM S.usage_calls u JOIN S.sessions s ON s.sid = u.sid ORDER BY s.id, u.seq`),
+      fts: await rows(`SELECT to_jsonb(t) AS r FROM S.fts_stats t`),
+      roots: await rows(`SELECT jsonb_build_array(stage_root, machine_id, original_root, format) AS r FROM S.hindsight_sync_roots ORDER BY stage_root`),
+      pushed: await rows(`SELECT jsonb_build_array(session_key, machine_id, sequence) AS r FROM S.hindsight_sync_sessions ORDER BY session_key, machine_id`),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Assert two remote schemas hold the same data, reporting the first differing section and item (not a megabyte diff). */
+export async function expectSameRemote(actualSchema: string, expectedSchema: string): Promise<void> {
+  const a = await remoteFingerprint(actualSchema);
+  const b = await remoteFingerprint(expectedSchema);
+  for (const section of Object.keys(b)) {
+    const [x, y] = [a[section]!, b[section]!];
+    const i = x.findIndex((v, k) => JSON.stringify(v) !== JSON.stringify(y[k]));
+    const at = i === -1 ? Math.min(x.length, y.length) : i;
+    expect({ section, at, length: x.length, item: x[at] }).toEqual({ section, at, length: y.length, item: y[at] });
   }
 }

@@ -2,7 +2,7 @@
 // SIGKILLed mid-way and run again, and two machines pushing at the same moment.
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { generateClaudeCode } from '../../bench/generators/claude-code.js';
 import { BIN, FIXTURES, runCli, tempDir } from '../helpers.js';
 import { TEST_PG_URL, postgresUnavailable } from '../../src/store/conformance/engines.js';
 import { openStore } from '../../src/store/open.js';
-import { eventCounts, machine, remoteCounts, remoteSchema, type Machine, type RemoteSchema } from '../../src/sync/test-support.js';
+import { eventCounts, expectSameRemote, machine, remoteCounts, remoteSchema, type Machine, type RemoteSchema } from '../../src/sync/test-support.js';
 
 const unavailable = await postgresUnavailable();
 const made: RemoteSchema[] = [];
@@ -45,6 +45,11 @@ function spawnPush(m: Machine, remote: string, direction: 'push' | 'pull' = 'pus
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return { child, done };
+}
+
+/** Wait until an observable condition holds (the test's own timeout bounds the wait). */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((r) => setTimeout(r, 25));
 }
 
 async function localCounts(m: Machine): Promise<Record<string, number>> {
@@ -104,62 +109,90 @@ describe.skipIf(unavailable !== null)('hindsight sync (built CLI)', () => {
     expect(cli(a, ['sync', 'sideways']).status).toBe(2);
   });
 
-  it('a push SIGKILLed mid-way, then run again: the remote holds every event exactly once', async () => {
-    const remote = newRemote();
+  it('a push SIGKILLed at any point, then run again, leaves the remote one clean push leaves; a killed pull likewise', async () => {
     const a = machine('kill9');
     const cc = join(tempDir(), 'claude');
-    generateClaudeCode(cc, { targetBytes: 40e6, seed: 7 });
+    generateClaudeCode(cc, { targetBytes: 12e6, seed: 7 });
+    const plane = join(tempDir(), 'plane');
+    cpSync(join(FIXTURES, 'control-plane', 'normal'), plane, { recursive: true });
     ingest(a, cc);
-    const { child, done } = spawnPush(a, remote.url);
-    // Kill it once the remote holds some events but not all of them.
+    // One root first: a later root's ingest would summarise every dirty session of the remote and
+    // hide the fault, so the pinned kill must land in the last root's summaries.
+    const cleanOne = newRemote();
+    const first = cli(a, ['sync', 'push', '--remote', cleanOne.url]);
+    expect(first.status, first.stderr).toBe(0);
+
+    // 1. Killed after the evidence commit and before the summaries, pinned there: the test holds
+    // usage_calls, which only the summary step writes, so the push stops at that step's first write.
+    const pinned = newRemote();
+    await (await openStore({ db: pinned.url })).close(); // the schema and its tables, to hold one of them
     const client = new pg.Client({ connectionString: TEST_PG_URL });
     await client.connect();
-    let seen = 0;
-    for (let i = 0; i < 600 && seen === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      try {
-        seen = Number((await client.query(`SELECT count(*) AS n FROM ${remote.schema}.events`)).rows[0].n);
-      } catch {
-        // The schema is created by the child's first connection.
-      }
+    const blocker = new pg.Client({ connectionString: TEST_PG_URL });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE ${pinned.schema}.usage_calls IN ACCESS EXCLUSIVE MODE`);
+    const push = spawnPush(a, pinned.url);
+    await until(async () => {
+      const r = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [`hindsight pid ${push.child.pid}`]);
+      return r.rows[0].n > 0;
+    });
+    push.child.kill('SIGKILL');
+    expect((await push.done).signal).toBe('SIGKILL');
+    await blocker.query('ROLLBACK');
+    await blocker.end();
+    // What the review found: the evidence is there, its sessions have no summary (0 turns, 0 tokens).
+    const unsummarised = (await client.query(`SELECT id FROM ${pinned.schema}.sessions WHERE dirty = 1 AND id NOT LIKE '%:%' ORDER BY id`)).rows.map((r) => r.id as string);
+    expect(unsummarised.length).toBeGreaterThan(0);
+    // sync_status does not call them synced: the push that wrote them did not finish.
+    const midway = JSON.parse(cli(a, ['sync', 'status', '--remote', pinned.url, '--json']).stdout) as { pending_uploads: number; sessions: { session_id: string; status: string }[] };
+    for (const id of unsummarised) expect(midway.sessions.find((s) => s.session_id === id)?.status, id).toBe('ahead');
+    expect(midway.pending_uploads).toBe(midway.sessions.filter((s) => s.status === 'ahead').length);
+    const resumed = cli(a, ['sync', 'push', '--remote', pinned.url, '--json']);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    await expectSameRemote(pinned.schema, cleanOne.schema);
+
+    // 2. Two roots (a Control Plane one too), killed at a fixed set of moments (as the ingest crash test does), then run again. Where
+    // each kill lands varies with the machine's load; the outcome must not.
+    ingest(a, plane);
+    const clean = newRemote();
+    const full = cli(a, ['sync', 'push', '--remote', clean.url]);
+    expect(full.status, full.stderr).toBe(0);
+    const timed = newRemote();
+    for (const ms of [250, 700, 1300, 2100]) {
+      const run = spawnPush(a, timed.url);
+      const timer = setTimeout(() => run.child.kill('SIGKILL'), ms);
+      await run.done;
+      clearTimeout(timer);
     }
-    child.kill('SIGKILL');
-    const killed = await done;
-    await client.end();
-    expect(killed.signal).toBe('SIGKILL');
-    const local = await localCounts(a);
-    const total = Object.values(local).reduce((n, x) => n + x, 0);
-    const partial = await remoteCounts(remote.url, remote.schema);
-    expect(Object.values(partial.events).reduce((n, x) => n + x, 0)).toBeLessThan(total);
-    const again = cli(a, ['sync', 'push', '--remote', remote.url, '--json']);
+    const again = cli(a, ['sync', 'push', '--remote', timed.url, '--json']);
     expect(again.status, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ diverged: [], held_back: [] });
-    const after = await remoteCounts(remote.url, remote.schema);
-    expect(after.events).toEqual(local);
-    const store = await openStore({ db: a.db });
-    expect(after.lines).toBe((await store.totals()).lines);
-    await store.close();
-    const status = JSON.parse(cli(a, ['sync', 'status', '--remote', remote.url, '--json']).stdout) as { pending_uploads: number; sessions: { status: string }[] };
+    await expectSameRemote(timed.schema, clean.schema);
+    const status = JSON.parse(cli(a, ['sync', 'status', '--remote', timed.url, '--json']).stdout) as { pending_uploads: number; sessions: { status: string }[] };
     expect(status.pending_uploads).toBe(0);
     expect(new Set(status.sessions.map((s) => s.status))).toEqual(new Set(['synced']));
 
-    // The same on the way down: a pull SIGKILLed once the local store is being written, then run again.
+    // 3. The same on the way down: a pull pinned before its local ingest (the test holds the local
+    // store's ingest lock, so the pull mirrors the remote's evidence, then waits), killed, run again.
     const b = machine('kill9-b');
-    const pulling = spawnPush(b, remote.url, 'pull');
-    for (let i = 0; i < 600; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      if (existsSync(`${b.db}-wal`) && statSync(`${b.db}-wal`).size > 4e6) break;
-    }
+    const lock = `${b.db}.ingest-lock`;
+    writeFileSync(lock, String(process.pid));
+    const pulling = spawnPush(b, clean.url, 'pull');
+    await until(() => existsSync(b.cacheDir) && readdirSync(b.cacheDir, { recursive: true }).some((p) => String(p).endsWith('.jsonl')));
     pulling.child.kill('SIGKILL');
     expect((await pulling.done).signal).toBe('SIGKILL');
-    const pulled = cli(b, ['sync', 'pull', '--remote', remote.url, '--json']);
+    unlinkSync(lock);
+    const pulled = cli(b, ['sync', 'pull', '--remote', clean.url, '--json']);
     expect(pulled.status, pulled.stderr).toBe(0);
     expect(JSON.parse(pulled.stdout)).toMatchObject({ diverged: [], held_back: [] });
+    const local = await localCounts(a);
     expect(await localCounts(b)).toEqual(local);
-    const statusB = JSON.parse(cli(b, ['sync', 'status', '--remote', remote.url, '--json']).stdout) as { pending_downloads: number; sessions: { status: string; source: string }[] };
+    const statusB = JSON.parse(cli(b, ['sync', 'status', '--remote', clean.url, '--json']).stdout) as { pending_downloads: number; sessions: { status: string; source: string }[] };
     expect(statusB.pending_downloads).toBe(0);
     expect(new Set(statusB.sessions.map((s) => `${s.status} ${s.source}`))).toEqual(new Set(['synced cloud']));
-  }, 240_000);
+    await client.end();
+  }, 300_000);
 
   it('two machines pushing at the same moment leave a consistent remote', async () => {
     const remote = newRemote();

@@ -226,30 +226,23 @@ describe.skipIf(unavailable !== null)('PostgreSQL store', () => {
     const lite = new SqliteStore(join(tempDir('hs-pg-drop-'), 'h.db'));
     await ingestPaths(lite, [corpus]);
     const store = await PostgresStore.open(withSchema(TEST_PG_URL, fresh()));
-    let running = true;
-    let kills = 0;
-    const killer = (async () => {
-      // Busy connections cut every 150 ms until three were cut: a server restarting again and again,
-      // not one that is gone. Idle ones (the ingest lock's among them) are left alone; the loop is
-      // not timed against the ingest, which may be fast or slow on a shared machine.
-      for (let round = 0; running && kills < 3 && round < 200; round++) {
-        await new Promise((r) => setTimeout(r, 150));
-        const res = await admin((c) =>
-          c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND state <> $2', [
-            `hindsight pid ${process.pid}`,
-            'idle',
-          ]),
+    // The ingest's own progress hook drops its connections: at each of its first three reports after
+    // bytes were written (a batch is in the write group's open transaction then), every connection of
+    // its pool is cut, as a server restart would. Tied to the ingest's steps, not to a clock, so a
+    // fast or a slow machine gets the same three drops.
+    const drops: Promise<number>[] = [];
+    await ingestPaths(store, [corpus], {
+      onProgress: (p) => {
+        if (p.bytesDone === 0 || drops.length >= 3) return;
+        drops.push(
+          admin((c) => c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`hindsight pid ${process.pid}`])).then(
+            (r) => r.rowCount ?? 0,
+          ),
         );
-        kills += res.rowCount ?? 0;
-      }
-    })();
-    try {
-      await ingestPaths(store, [corpus]);
-    } finally {
-      running = false;
-      await killer;
-    }
-    // A drop that came too late to hit anything proves nothing; the load here makes one likely.
+      },
+    });
+    expect(drops.length).toBe(3);
+    const kills = (await Promise.all(drops)).reduce((n, k) => n + k, 0);
     expect(kills).toBeGreaterThan(0);
     const view = async (st: Store) => ({
       sessions: await st.listSessions({ limit: 500, offset: 0 }),
