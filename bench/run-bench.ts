@@ -1,6 +1,7 @@
 // `npm run bench`: generate the corpora (cached under .bench/), then measure ingest throughput
 // against the same run's bare read + JSON.parse, peak RSS, store size, and re-ingest time.
 // Prints JSON: each figure with its unit, baseline, ratio and target.
+// First, start-up of the command against `node -e 0` (startup-bench.ts).
 // Then the forensic tools' p50/p95 latency on the ingested stores (tool-latency.ts).
 // Then the analyst figures (analyst-bench.ts): usage_report vs ccusage 20, search_sessions over a
 // 1 GB corpus (BENCH_SEARCH_MB), replay export sizes on the real transcripts.
@@ -20,9 +21,13 @@ import { measureToolLatency } from './tool-latency.js';
 import type { Figure } from './figure.js';
 import { measureHttp } from './http-bench.js';
 import { measureMcp } from './mcp-bench.js';
+import { measureMcpSize } from './mcp-size-bench.js';
 import { measurePostgres } from './postgres-bench.js';
 import { measureSync } from './sync-bench.js';
+import { measureGrep } from './grep-bench.js';
+import { measureParsers } from './parser-bench.js';
 import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
+import { measureStartup } from './startup-bench.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
@@ -112,10 +117,16 @@ function measure(name: string, dir: string): Figure[] {
 }
 
 mkdirSync(WORK, { recursive: true });
+// Start-up first, before the corpora load the machine: `hindsight --help`, `tools` and a SQLite
+// `tool list_sessions` against `node -e 0` in the same run (startup-bench.ts).
+const startupDb = join(WORK, 'startup-fixtures.db');
+for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(startupDb + suffix, { force: true });
+await fixtureStore(startupDb);
+const startup = measureStartup(startupDb);
 const cc = corpus('claude-code', CC_MB, (dir) => generateClaudeCode(dir, { targetBytes: CC_MB * 1e6, seed: 1 }));
 const cp = corpus('control-plane', CP_MB, (dir) => generateControlPlane(dir, { sessions: Math.max(20, Math.round(CP_MB * 2)), seed: 1, targetBytes: CP_MB * 1e6 }));
 const reuse = process.env.BENCH_REUSE_STORES === '1';
-const figures: Figure[] = reuse ? [] : [...measure('claude-code', cc), ...measure('control-plane', cp)];
+const figures: Figure[] = [...startup, ...(reuse ? [] : [...measure('claude-code', cc), ...measure('control-plane', cp)])];
 for (const [name, format] of [['claude-code', 'claude-code'], ['control-plane', 'control-plane']] as const) {
   const store = new SqliteStore(join(WORK, `${name}.db`));
   try {
@@ -134,6 +145,10 @@ if (!reuse || !existsSync(searchDb)) {
 }
 figures.push(...(await measureSearch('claude-code-search', searchDb, SEARCH_MB * 1e6)));
 figures.push(...(await measureReplay(join(REPO, '..', 'shared', 'fixtures'), WORK)));
+// grep_jsonl vs ripgrep (else grep -E): a pathological and a normal pattern, real and ~100 MB ledgers.
+figures.push(...(await measureGrep(WORK, join(REPO, '..', 'shared', 'fixtures'))));
+// Tool-call parsers (docs/parsers.md): throughput per format family, cost per streamed delta, a 10 KB output.
+figures.push(...measureParsers(join(REPO, '..', 'shared', 'fixtures', 'tool-calls')));
 // Surfaces: the HTTP API under load (autocannon, 100 connections, BENCH_HTTP_SECONDS, default 30)
 // and MCP over HTTP, on the real transcripts, against in-process calls of the same tools.
 const surfacesDb = join(WORK, 'surfaces-fixtures.db');
@@ -141,6 +156,8 @@ for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(surfacesDb + s
 await fixtureStore(surfacesDb);
 figures.push(...(await measureHttp(surfacesDb, FIXTURE_SESSION, { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 30) })));
 figures.push(...(await measureMcp(surfacesDb)));
+// What an agent pays in context: tools/list (default and full sets) and a default timeline page.
+figures.push(...(await measureMcpSize(surfacesDb)));
 // Team scale (PostgreSQL at HINDSIGHT_BENCH_PG / HINDSIGHT_TEST_PG): the 500 MB corpus ingested into
 // PostgreSQL and the forensic tools' latency there against SQLite; sync push of the 500 MB store
 // and sync status over 10,000 sessions.

@@ -1,9 +1,13 @@
 // `npm run demo`: generate a small realistic corpus of all three formats with our own
-// generators, ingest it into a throwaway SQLite file, and show what Hindsight answers.
+// generators, ingest it, and show what Hindsight answers. The corpus (~10 MB) lives in a temp
+// folder removed on the way out, Ctrl-C included; the store is kept on purpose at one fixed path
+// (replaced by the next run) so the commands under "Try next" work on it: it holds every line as
+// evidence, so nothing it answers needs the deleted corpus.
 
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { packageRoot } from '../src/core/package-info.js';
 import { generateAmplifier } from '../bench/generators/amplifier.js';
 import { generateClaudeCode } from '../bench/generators/claude-code.js';
 import { generateControlPlane } from '../bench/generators/control-plane.js';
@@ -20,13 +24,60 @@ function heading(text: string): void {
   process.stdout.write(`\n=== ${text} ===\n`);
 }
 
+/** The demo store, kept after the run; every run starts it afresh. */
+const DEMO_DB = join(tmpdir(), 'hindsight-demo.db');
+/** The files SQLite and Hindsight keep beside a store. */
+const storeFiles = (db: string) => ['', '-wal', '-shm', '-journal', '.ingest-lock', '.sync.json'].map((s) => `${db}${s}`);
+
+function removeStore(db: string): void {
+  for (const f of storeFiles(db)) rmSync(f, { force: true });
+}
+
+/**
+ * Remove the corpus folder however the demo ends: normally, on an error, or on Ctrl-C / SIGTERM
+ * (then the half-built store goes too, and the exit code says which signal).
+ */
+function cleanupOnExit(corpus: string, db: string): () => void {
+  const removeCorpus = () => rmSync(corpus, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeCorpus();
+    removeStore(db);
+    process.stderr.write(`\ndemo stopped (${signal}); its temporary files are removed.\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', removeCorpus);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    removeCorpus();
+  };
+}
+
+/** A path as the user would type it where `npm run demo` runs (the package folder), when shorter. */
+function typed(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel !== '' && rel.length < path.length ? rel : path;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hindsight-demo-'));
+  const db = DEMO_DB;
+  const cleanup = cleanupOnExit(dir, db);
+  removeStore(db);
+  try {
+    await demo(dir, db);
+  } finally {
+    cleanup();
+  }
+}
+
+async function demo(dir: string, db: string): Promise<void> {
   const claude = join(dir, 'claude');
   const amp = join(dir, 'amplifier');
   const plane = join(dir, 'control-plane');
   for (const d of [claude, amp, plane]) mkdirSync(d, { recursive: true });
-  const db = join(dir, 'demo.db');
 
   heading('1. Generating a small corpus (deterministic, seed 7)');
   const cc = generateClaudeCode(claude, { targetBytes: 4_000_000, seed: 7, projects: 2 });
@@ -103,24 +154,28 @@ async function main(): Promise<void> {
     heading('12. hindsight inspect --metrics --limit 8   (recent sessions: model, steps, tool calls, files changed)');
     await friendly('inspect', [], { metrics: true, limit: 8 });
 
-    heading('Try next');
+    heading('Try next   (the corpus folder is removed now; the store keeps every line as evidence)');
     const h = './bin/hindsight';
+    const some = pick?.id ?? sessions[0]?.id ?? 'SESSION_ID';
+    const fixtures = join(packageRoot(), '..', 'shared', 'fixtures');
     process.stdout.write(
       [
         `${h} sessions --db ${db}`,
-        `${h} show SESSION_ID --db ${db}`,
-        `${h} timeline SESSION_ID --full --limit 20 --db ${db}`,
-        `${h} grep 'Traceback|error' --session SESSION_ID --db ${db}`,
+        `${h} show ${some} --db ${db}`,
+        `${h} timeline ${some} --full --limit 20 --db ${db}`,
+        `${h} grep 'budget_exhausted|DEGRADATION' --ledger ho2m --db ${db}`,
         `${h} ledger --ledger ho2m --type TURN_RECORDED --db ${db}`,
         `${h} tool list_sessions '{"format":"amplifier","limit":5}' --db ${db}`,
         `${h} tool sources '{"section":"files","limit":5}' --db ${db}`,
         `${h} inspect --metrics --stats --days 3650 --db ${db}`,
-        `${h} export SESSION_ID --format markdown --db ${db}`,
+        `${h} export ${some} --format markdown --db ${db}`,
         `${h} serve --db ${db}            # the web viewer and HTTP API at http://127.0.0.1:7718/`,
-        `${h} mcp --db ${db}              # the tools for an agent over MCP (stdio)`,
+        `${h} mcp --db ${db}              # the tools for an agent over MCP (stdio; --tools all for every tool)`,
         `${h} tools --json`,
         `${h} ingest ~/.claude            # your own Claude Code sessions (default store)`,
-        `${h} ingest ../shared/fixtures/control-plane/edge --db /tmp/edge.db   # a plane root with defects`,
+        ...(existsSync(join(fixtures, 'control-plane', 'edge'))
+          ? [`${h} ingest ${typed(join(fixtures, 'control-plane', 'edge'))} --db /tmp/edge.db   # a plane root with defects`]
+          : []),
       ].join('\n') + '\n',
     );
   } finally {

@@ -58,6 +58,15 @@ export interface CorrelationIds {
   entry?: string;
 }
 
+/**
+ * The one huge-line rule, for every format and file kind: a line (or a JSON document such as
+ * metadata.json) longer than this many bytes is kept whole as evidence but never parsed whole.
+ * A JSONL parser gets a bounded head of it (`hugeLine`), a document is not parsed, and either
+ * way the line gets an info `oversized_line` finding. 8 MiB is far above any line an agent
+ * writes for its own bookkeeping, and below the pasted images and dumped requests that are not.
+ */
+export const HUGE_LINE_BYTES = 8 * 1024 * 1024;
+
 export const DEFECT_SEVERITIES = ['error', 'warning', 'info'] as const;
 export type DefectSeverity = (typeof DEFECT_SEVERITIES)[number];
 

@@ -5,6 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The name Hindsight is published under on npm (the command it installs is `hindsight`). */
+export const PACKAGE_NAME = 'hindsight-sessions';
+
 let root: string | undefined;
 let version: string | undefined;
 
@@ -18,7 +21,7 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const file = join(dir, 'package.json');
-    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === 'hindsight') return (root = dir);
+    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return (root = dir);
     const up = dirname(dir);
     if (up === dir) throw new Error(`Cannot find Hindsight's package.json above ${fileURLToPath(import.meta.url)}. Reinstall Hindsight.`);
     dir = up;

@@ -39,6 +39,20 @@ export function toTimeKey(value: unknown): string | null {
   return `${iso.slice(0, 19)}.${fracDigits}Z`;
 }
 
+/**
+ * The plausible window for a log's timestamps: [2000-01-01, 2100-01-01) UTC. Agent logs did not
+ * exist before it, and a stamp past it (year 9999, a sentinel, a clock bug) would make a session
+ * look years long and sort first in every listing. Fixed, never the wall clock, so results stay
+ * deterministic. A timestamp outside is reported (`implausible_timestamp`) and not used for order.
+ */
+export const PLAUSIBLE_FROM_KEY = '2000-01-01T00:00:00.000000000Z';
+export const PLAUSIBLE_BEFORE_KEY = '2100-01-01T00:00:00.000000000Z';
+
+/** Whether a sort key falls inside the plausible window (keys compare as strings). */
+export function isPlausibleKey(key: string): boolean {
+  return key >= PLAUSIBLE_FROM_KEY && key < PLAUSIBLE_BEFORE_KEY;
+}
+
 const DIGITS = '000000000';
 
 /**

@@ -6,6 +6,7 @@ import type { Defect, Format, SessionFacts } from '../core/model.js';
 import type { LineParser, SourceFile } from '../importers/importer.js';
 import { importerFor } from '../importers/registry.js';
 import type { EvidenceBlock } from '../store/store.js';
+import { countsForDuplicates, DuplicateWindow } from './duplicate-lines.js';
 import { EvidenceBuilder } from './evidence.js';
 import { parseJsonlFile, type FileSink, type LineStatus, type ParsedEvent } from './parse-file.js';
 
@@ -14,9 +15,6 @@ import { parseJsonlFile, type FileSink, type LineStatus, type ParsedEvent } from
  * (two batches are alive while one is parsed ahead), 2 MiB at 235 MB, at the same speed.
  */
 export const BATCH_BYTES = 2 * 1024 * 1024;
-
-/** Exact duplicates are looked for among this many distinct lines of a file (bounded memory). */
-const DUPLICATE_WINDOW = 200_000;
 
 /** What to parse: one file from a resume position up to the size seen when planning. */
 export interface ParseJob {
@@ -32,6 +30,8 @@ export interface ParseJob {
   lineNumber: number;
   lastTsKey: string | null;
   end: number;
+  /** The lines already stored for this generation (when resuming), so duplicates of them are found too. */
+  duplicates?: DuplicateWindow;
 }
 
 export interface ChunkResult {
@@ -55,15 +55,16 @@ class BatchSink implements FileSink {
   events: ParsedEvent[] = [];
   defects: Defect[] = [];
   factsList: SessionFacts[] = [];
-  private seen = new Map<string, number>();
 
-  constructor(private readonly source: SourceFile) {}
+  constructor(
+    private readonly source: SourceFile,
+    private readonly duplicates: DuplicateWindow,
+  ) {}
 
   line(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void {
     const hash = this.evidence.add(lineNumber, offset, bytes, status);
-    if (status === 'blank' || status === 'incomplete') return;
-    const key = hash.toString('latin1');
-    const first = this.seen.get(key);
+    if (!countsForDuplicates(status)) return;
+    const first = this.duplicates.note(hash, lineNumber);
     if (first !== undefined) {
       this.defects.push({
         severity: 'info',
@@ -73,8 +74,6 @@ class BatchSink implements FileSink {
         message: `same bytes as line ${first} (kept; a writer repeated itself or a file was concatenated)`,
         sessionId: this.source.sessionId ?? null,
       });
-    } else if (this.seen.size < DUPLICATE_WINDOW) {
-      this.seen.set(key, lineNumber);
     }
   }
   event(e: ParsedEvent): void {
@@ -106,7 +105,7 @@ export class ChunkParser {
           resumeState: job.resumeState,
           chainState: job.resumeState === undefined ? chainState : undefined,
         });
-    this.sink = new BatchSink(job.source);
+    this.sink = new BatchSink(job.source, job.duplicates ?? new DuplicateWindow());
     this.offset = job.offset;
     this.lineNumber = job.lineNumber;
     this.lastTsKey = job.lastTsKey;

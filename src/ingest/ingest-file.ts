@@ -1,17 +1,22 @@
 // Ingesting one source file incrementally. Planning (on the writer's thread) decides: skip it
 // when unchanged, resume after the last committed line when it grew, start a new generation
-// (keeping the old evidence) when it was rewritten. Running commits the parsed chunks, each
+// (keeping the old evidence) when any committed line changed, keep it as evidence only when it
+// copies another root's file (duplicate-source.ts). Running commits the parsed chunks, each
 // batch atomically with the file's new checkpoint.
 
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { badLineCount } from '../core/bad-lines.js';
 import type { Defect, SessionFacts } from '../core/model.js';
+import { entryProblemNote, ledgerEntryProblem } from '../importers/entry-problems.js';
 import type { Importer, SourceFile } from '../importers/importer.js';
 import type { EvidenceBlock, FileCheckpoint, FileRecord, IngestWriter } from '../store/store.js';
 import type { ChunkResult, ParseJob } from './chunk-parser.js';
 import { EvidenceBuilder, lineHash } from './evidence.js';
+import type { DuplicateWindow } from './duplicate-lines.js';
+import { duplicateSourceNote, findCopiedSource } from './duplicate-source.js';
 import { ParseQueue } from './parse-queue.js';
+import { checkStoredPrefix } from './stored-prefix.js';
 import { emptyFile, parseDocumentFile, type ParsedEvent } from './parse-file.js';
 
 export interface FileOutcome {
@@ -36,32 +41,6 @@ let nextJobId = 1;
 
 function emptyOutcome(): FileOutcome {
   return { unchanged: false, rewritten: false, events: 0, lines: 0, badLines: 0, bytes: 0, defects: 0 };
-}
-
-function readAt(path: string, offset: number, length: number): Buffer | null {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(length);
-    const n = readSync(fd, buf, 0, length, offset);
-    return n === length ? buf : null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Did the bytes we already stored change? Checks the first and the last committed lines. */
-async function wasRewritten(writer: IngestWriter, file: FileRecord, size: number): Promise<string | null> {
-  if (size < file.offset) return `the file shrank from ${file.offset} to ${size} bytes`;
-  for (const lineNumber of [1, file.nextLine - 1]) {
-    if (lineNumber < 1) continue;
-    const stored = await writer.lineAt(file.id, lineNumber);
-    if (!stored) continue;
-    const now = readAt(file.path, stored.offset, stored.length);
-    if (!now || !lineHash(now).equals(Buffer.from(stored.hash))) {
-      return `line ${lineNumber} no longer holds the bytes stored at the last ingest`;
-    }
-  }
-  return null;
 }
 
 /** The first line of a file (up to 1 MiB), or null when it has none yet. */
@@ -125,6 +104,12 @@ export async function planFile(
     if (!stat.isFile()) throw new Error('not a regular file');
     closeSync(openSync(source.path, 'r'));
   } catch (err) {
+    // A dangling symlink or a FIFO named like a ledger: the same warning in every format.
+    const problem = await ledgerEntryProblem(source.path);
+    if (problem) {
+      outcome.defects = await writer.addDefects(rootId, [entryProblemNote(problem, source.relPath, source.sessionId ?? null)]);
+      return skip();
+    }
     outcome.defects = await writer.addDefects(rootId, [
       {
         severity: 'error',
@@ -155,19 +140,19 @@ export async function planFile(
   }
   if (current && current.size === stat.size && current.mtimeMs === stat.mtimeMs) return skip();
 
-  const newFile = (generation: number) =>
+  const newFile = (generation: number, as: SourceFile = source) =>
     writer.createFile(
       {
         rootId,
-        path: source.path,
-        relPath: source.relPath,
+        path: as.path,
+        relPath: as.relPath,
         format: importer.format,
-        ledger: source.ledger,
-        ledgerRank: source.ledgerRank,
-        sessionId: source.sessionId ?? null,
-        kind: source.kind,
-        evidenceOnly: source.evidenceOnly ?? false,
-        chainGroup: source.chainGroup ?? null,
+        ledger: as.ledger,
+        ledgerRank: as.ledgerRank,
+        sessionId: as.sessionId ?? null,
+        kind: as.kind,
+        evidenceOnly: as.evidenceOnly ?? false,
+        chainGroup: as.chainGroup ?? null,
       },
       generation,
     );
@@ -191,15 +176,19 @@ export async function planFile(
   }
 
   const defects: Defect[] = [];
+  // A file kept as a copy of another root's (duplicate-source.ts) stays evidence only, of no session.
+  let readAs = current?.evidenceOnly && !source.evidenceOnly ? asDuplicate(source) : source;
   let record = current;
   let resumeState: unknown;
   let clearFromLine: number | undefined;
+  let duplicates: DuplicateWindow | undefined;
   if (record) {
-    const why = await wasRewritten(writer, record, stat.size);
+    const check = await checkStoredPrefix(writer, record, stat.size);
+    const why = check.rewritten;
     if (why) {
       await writer.supersedeFile(record.id, 'rewritten');
       outcome.rewritten = true;
-      record = await newFile(record.generation + 1);
+      record = await newFile(record.generation + 1, readAs);
       defects.push({
         severity: 'warning',
         kind: 'rewritten_source',
@@ -211,18 +200,30 @@ export async function planFile(
     } else {
       resumeState = record.parserState;
       clearFromLine = record.nextLine;
+      duplicates = check.duplicates;
     }
   } else {
-    record = await newFile(1);
+    const copy = source.evidenceOnly ? null : await findCopiedSource(writer, source, rootId, importer.format);
+    if (copy && !copy.newIsAhead) {
+      readAs = asDuplicate(source);
+      defects.push(duplicateSourceNote({ relPath: source.relPath, sessionId: source.sessionId ?? null }, copy.other, copy.sharedBytes));
+    } else if (copy) {
+      // The file read so far was behind this one: this one counts, that one becomes the copy.
+      await writer.markDuplicate(copy.other.id);
+      await writer.addDefects(copy.other.rootId, [
+        duplicateSourceNote({ relPath: copy.other.relPath, sessionId: copy.other.sessionId }, { root: source.root, relPath: source.relPath }, copy.sharedBytes),
+      ]);
+    }
+    record = await newFile(1, readAs);
   }
   if (stat.size === 0) {
-    defects.push(emptyFile(source));
+    defects.push(emptyFile(readAs));
   }
   const link = group ? chain.get(group) : undefined;
   const job: ParseJob = {
     jobId: nextJobId++,
     fileId: record.id,
-    source,
+    source: readAs,
     format: importer.format,
     resumeState,
     chainState: link && !link.fromQueue ? link.state : undefined,
@@ -231,9 +232,15 @@ export async function planFile(
     lineNumber: record.nextLine,
     lastTsKey: record.lastTsKey,
     end: stat.size,
+    duplicates,
   };
   if (group) chain.set(group, { fromQueue: true });
-  return { kind: 'parse', record, source, stat, job, clearFromLine, first: { defects, facts: source.facts ?? [] }, outcome };
+  return { kind: 'parse', record, source: readAs, stat, job, clearFromLine, first: { defects, facts: readAs.facts ?? [] }, outcome };
+}
+
+/** How a duplicate source is read: its lines as evidence, no parser, no session, no layout facts. */
+function asDuplicate(source: SourceFile): SourceFile {
+  return { ...source, evidenceOnly: true, sessionId: undefined, facts: [] };
 }
 
 /** Carry out a plan: commit the document, or every chunk the queue parses for the job. */

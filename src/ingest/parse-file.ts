@@ -3,13 +3,13 @@
 
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import type { Defect, SessionFacts } from '../core/model.js';
-import { toTimeKey } from '../core/time.js';
+import { HUGE_LINE_BYTES, type Defect, type SessionFacts } from '../core/model.js';
+import { isPlausibleKey, PLAUSIBLE_BEFORE_KEY, PLAUSIBLE_FROM_KEY, toTimeKey } from '../core/time.js';
 import type { EventInput, LineContext, LineParser, SourceFile, StoredEvent } from '../importers/importer.js';
 import { readLines } from './line-reader.js';
 
-/** Lines above this size are not parsed whole: the parser gets a bounded head (`hugeLine`). */
-export const HUGE_LINE_BYTES = 8 * 1024 * 1024;
+/** Lines above HUGE_LINE_BYTES (core/model.ts: the one rule) are not parsed whole: the parser gets a bounded head. */
+export { HUGE_LINE_BYTES };
 const HUGE_HEAD_BYTES = 64 * 1024;
 // Summaries are stored once per event; 160 characters say what happened, the evidence says the rest.
 const SUMMARY_CHARS = 160;
@@ -263,6 +263,17 @@ export function parseDocumentFile(
   let doc: unknown = null;
   if (bytes.length === 0) {
     sink.defect(emptyFile(file));
+  } else if (bytes.length > HUGE_LINE_BYTES) {
+    // The huge-line rule holds for documents too: kept whole as evidence, never parsed whole.
+    sink.defect({
+      severity: 'info',
+      kind: 'oversized_line',
+      file: file.relPath,
+      line: null,
+      message: `document of ${bytes.length} bytes kept as evidence; too large to parse (limit ${HUGE_LINE_BYTES} bytes)`,
+      sessionId: file.sessionId ?? null,
+    });
+    return { offset: bytes.length, lineNumber, lastTsKey: null, incompleteTail: false, more: false, linesRead: lineNumber - 1, bytesRead: bytes.length };
   } else {
     try {
       doc = JSON.parse(bytes.toString('utf8'));
@@ -338,6 +349,16 @@ function runParser(
             message: `timestamp ${JSON.stringify(String(e.timestamp).slice(0, 60))} is not ISO-8601; the event takes the position of the line before`,
             sessionId: sessionId || null,
           });
+        } else if (!isPlausibleKey(tsKey)) {
+          sink.defect({
+            severity: 'warning',
+            kind: 'implausible_timestamp',
+            file: file.relPath,
+            line: lineNumber,
+            message: `timestamp ${JSON.stringify(String(e.timestamp).slice(0, 60))} is outside ${PLAUSIBLE_FROM_KEY.slice(0, 10)}..${PLAUSIBLE_BEFORE_KEY.slice(0, 10)}; the event takes the position of the line before (the line keeps the stamp)`,
+            sessionId: sessionId || null,
+          });
+          tsKey = null;
         }
       }
       if (tsKey === null) {

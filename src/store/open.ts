@@ -4,7 +4,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Store } from './store.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
 import { isPostgresUrl } from './postgres/url.js';
 
 /**
@@ -25,10 +24,12 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
  */
 export async function openStore(options: { db?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Store> {
   const target = options.db || defaultDbPath(options.env);
+  // Each engine is loaded when first opened: a SQLite user never loads pg, a PostgreSQL user
+  // never loads better-sqlite3, and commands that open no store load neither.
   if (isPostgresUrl(target)) {
-    // Loaded on demand: SQLite users never pay for the driver at start-up.
     const { PostgresStore } = await import('./postgres/postgres-store.js');
     return PostgresStore.open(target);
   }
+  const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   return new SqliteStore(resolve(target));
 }

@@ -99,6 +99,16 @@ export interface IngestWriter {
    * rotated segment used to be (writers rename the active file and start a new one).
    */
   findByFirstLine(rootId: number, chainGroup: string, hash: Buffer): Promise<FileRecord[]>;
+  /**
+   * Live, parsed (not evidence-only) files of other roots that hold the same ledger as `file`:
+   * same format, ledger, session and chain group. Candidates for `file` being a copy of one.
+   */
+  sameLedgerElsewhere(file: Pick<NewFile, 'rootId' | 'format' | 'ledger' | 'sessionId' | 'chainGroup'>): Promise<FileRecord[]>;
+  /**
+   * A file turned out to copy another root's (a duplicate source): its events go (their sessions
+   * get re-summarised), its evidence stays, and from now on it is read as evidence only, of no session.
+   */
+  markDuplicate(fileId: number): Promise<void>;
   /** A file was renamed (rotated): its record, evidence and events follow it to the new path. */
   renameFile(fileId: number, path: string, relPath: string): Promise<FileRecord>;
   /** Retire a generation: its evidence stays, its events go; its sessions get re-summarised. */
@@ -107,6 +117,12 @@ export interface IngestWriter {
   addDefects(rootId: number, defects: Defect[]): Promise<number>;
   /** Write one batch atomically, with the file's new checkpoint. */
   writeBatch(batch: IngestBatch): Promise<void>;
+  /**
+   * A file's stored lines from `fromLine` (the first line of a block: 1, or one past the last line
+   * returned) through at most `maxBlocks` blocks, in line order; [] past the end. Used to re-hash a
+   * changed source against its evidence without holding every line in memory.
+   */
+  storedLines(fileId: number, fromLine: number, maxBlocks: number): Promise<EvidenceLine[]>;
   /** Where a stored line was and what it hashed to (to check that a source was not rewritten). */
   lineAt(fileId: number, lineNumber: number): Promise<Pick<EvidenceLine, 'offset' | 'length' | 'hash'> | null>;
   /** Just move the checkpoint (e.g. a file re-stat'd unchanged). */

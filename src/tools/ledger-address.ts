@@ -3,10 +3,10 @@
 // Code / Amplifier session's ledger by name. Live files only, in reading order (rotated segments
 // first), so every row can name its file and its own line number.
 
-import { resolve } from 'node:path';
 import { z } from 'zod';
 import { defineError, InvalidArguments, LedgerNotFound, SessionNotFound } from '../core/errors.js';
 import type { Format } from '../core/model.js';
+import { sameRootPath } from '../ingest/root-path.js';
 import type { LedgerInfo, SessionRow, Store } from '../store/store.js';
 
 export const CP_LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
@@ -78,9 +78,9 @@ export interface ResolveOptions {
   defaultLedger: 'governance' | 'main';
 }
 
-function sameRoot(a: string, b: string): boolean {
-  const norm = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
-  return norm(a) === norm(b) || resolve(a) === resolve(b);
+/** `root` as the caller typed it against a stored (real) root path: symlinks resolved (ingest/root-path.ts). */
+function sameRoot(given: string, stored: string): boolean {
+  return sameRootPath(given, stored);
 }
 
 /** The ingested plane root a call means: `root`, the session's, or the only one in the store. */

@@ -7,6 +7,7 @@ import { InvalidArguments } from '../core/errors.js';
 import { keyToIso } from '../core/time.js';
 import type { LedgerEntryRow, Store } from '../store/store.js';
 import type { LedgerSelection } from './ledger-address.js';
+import { boundDepth } from '../core/json-depth.js';
 
 export const MAX_ENTRIES = 500;
 
@@ -58,7 +59,7 @@ const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.i
 function parse(raw: Buffer | undefined): Json | null {
   if (!raw) return null;
   try {
-    return obj(JSON.parse(raw.toString('utf8')));
+    return obj(boundDepth(JSON.parse(raw.toString('utf8'))));
   } catch {
     return null;
   }

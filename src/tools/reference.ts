@@ -1,7 +1,7 @@
 // The tool reference (docs/tools.md), rendered from the registry so it cannot drift: a test
 // fails when the checked-in file differs from what this renders (`npm run docs` rewrites it).
 
-import { describeTools } from './registry.js';
+import { describeTools } from './describe-tools.js';
 
 interface JsonSchema {
   type?: string | string[];

@@ -1,6 +1,7 @@
 // Every tool, defined once. Surfaces (CLI, MCP, HTTP, agent runtime) and docs loop over this.
+// Their JSON Schemas are in describe-tools.ts, so listing or running a tool does not load the
+// schema converter.
 
-import { zodToJsonSchema } from 'zod-to-json-schema';
 import { analyzeEvents } from './analyze-events/index.js';
 import { exportSessionTool } from './export-session/index.js';
 import { getEvents } from './get-events/index.js';
@@ -9,6 +10,7 @@ import { grepJsonl } from './grep-jsonl/index.js';
 import { inspectMetrics } from './inspect-metrics/index.js';
 import { listFiles } from './list-files/index.js';
 import { listSessions } from './list-sessions/index.js';
+import { parseToolCallsTool } from './parse-tool-calls/index.js';
 import { queryLedger } from './query-ledger/index.js';
 import { queryLedgerFull } from './query-ledger-full/index.js';
 import { readFile } from './read-file/index.js';
@@ -44,21 +46,9 @@ export const TOOLS: readonly AnyTool[] = [
   syncStatusTool,
   listFiles,
   readFile,
+  parseToolCallsTool,
 ];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);
-}
-
-/** The `hindsight tools --json` shape (decisions.md): tool_id, description, parameters, output. */
-export function describeTools() {
-  return {
-    tools: TOOLS.map((t) => ({
-      tool_id: t.name,
-      title: t.title,
-      description: t.description,
-      parameters: zodToJsonSchema(t.input, { target: 'jsonSchema7', $refStrategy: 'none' }),
-      output: zodToJsonSchema(t.output, { target: 'jsonSchema7', $refStrategy: 'none' }),
-    })),
-  };
 }

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { HindsightError, toErrorShape } from '../core/errors.js';
+import { boundDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import type { Store } from '../store/store.js';
 
 export interface ToolContext {
@@ -77,7 +78,9 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
   }
   try {
     const body = await tool.handler(parsed.data, ctx);
-    return { status: 'ok', ...body };
+    // The last guard before any surface serialises the result: no value nests deep enough to
+    // overflow JSON.stringify (payloads are already cut at MAX_JSON_DEPTH where lines are parsed).
+    return { status: 'ok', ...boundDepth(body, 2 * MAX_JSON_DEPTH) };
   } catch (err) {
     if (!(err instanceof HindsightError)) throw err;
     const shape = toErrorShape(err);

@@ -1,7 +1,7 @@
 // Confinement for the workspace file tools: every path is resolved against the workspace root
 // by real path, so `..`, absolute paths and symlinks that point outside are all refused.
 
-import { realpathSync } from 'node:fs';
+import { realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defineError, InvalidArguments } from '../core/errors.js';
 
@@ -16,9 +16,22 @@ export const FileNotFound = defineError(
 
 export const WrongKind = defineError(
   'WRONG_KIND',
-  (path: string, expected: 'file' | 'folder') =>
-    `"${path}" is a ${expected === 'file' ? 'folder' : 'file'}, not a ${expected}; ${expected === 'file' ? 'use list_files to look inside it' : 'use read_file to read it'}.`,
+  (path: string, expected: 'file' | 'folder', actual: string = expected === 'file' ? 'folder' : 'file') =>
+    `"${path}" is a ${actual}, not a ${expected}; ${
+      actual === 'folder' ? 'use list_files to look inside it' : actual === 'file' ? 'use read_file to read it' : 'only regular files can be read'
+    }.`,
 );
+
+/** What a path is, in words, for errors: a FIFO must not be called a folder. */
+export function kindOf(stat: Stats): string {
+  if (stat.isFile()) return 'file';
+  if (stat.isDirectory()) return 'folder';
+  if (stat.isFIFO()) return 'FIFO (named pipe)';
+  if (stat.isSocket()) return 'socket';
+  if (stat.isCharacterDevice()) return 'character device';
+  if (stat.isBlockDevice()) return 'block device';
+  return 'special file';
+}
 export const BinaryFile = defineError(
   'BINARY_FILE',
   (path: string, why: string) => `"${path}" looks binary (${why}); read_file only returns text.`,

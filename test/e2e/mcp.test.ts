@@ -26,7 +26,7 @@ afterAll(() => {
 
 const text = (r: CallToolResult): string => (r.content[0]?.type === 'text' ? r.content[0].text : '');
 
-/** What every transport must show: the registry, hints, results, errors and max_bytes. */
+/** What every transport must show (started with --tools all --output-schemas): the registry, hints, results, errors and max_bytes. */
 async function exercise(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
@@ -84,7 +84,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 describe('hindsight mcp (stdio)', () => {
   it('serves the registry to the SDK client spawning the CLI', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--db', db], stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', 'all', '--output-schemas', '--db', db], stderr: 'pipe' });
     const client = new Client({ name: 'hindsight-e2e', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -120,7 +120,7 @@ describe('hindsight mcp (stdio)', () => {
 
 describe('hindsight mcp --http', () => {
   it('serves the registry over Streamable HTTP on a free port and stops on SIGTERM', async () => {
-    const { child, url } = await startHttp([]);
+    const { child, url } = await startHttp(['--tools', 'all', '--output-schemas']);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: 'hindsight-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));

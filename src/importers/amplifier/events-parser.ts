@@ -200,7 +200,7 @@ export function createEventsParser(file: SourceFile, _resumeState?: unknown): Li
       const region = topLevelRegion(head, ['data']);
       const name = scanString(region, 'event', 128) ?? 'unknown';
       const level = scanString(region, 'lvl', 16);
-      const attrs: Record<string, unknown> = { huge: true };
+      const attrs: Record<string, unknown> = { huge: true, bytes: ctx.byteLength };
       if (level) attrs.level = level;
       const duration = scanNumber(region, 'duration_ms');
       if (duration !== undefined) attrs.durationMs = duration;

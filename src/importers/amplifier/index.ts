@@ -2,6 +2,7 @@
 // transcript.jsonl, events.jsonl}, one session per folder (sub-agents and forks included).
 
 import { defineImporter, type LineParser } from '../importer.js';
+import { createRewindParser, REWIND_LEDGER } from '../rewind-ledger.js';
 import { amplifierDefaultRoots } from './default-roots.js';
 import { discoverAmplifier } from './discover.js';
 import { createEventsParser } from './events-parser.js';
@@ -30,6 +31,7 @@ export const amplifier = defineImporter({
     if (file.ledger === 'metadata') return createMetadataParser(file);
     if (file.ledger === 'transcript') return createTranscriptParser(file, options.resumeState);
     if (file.ledger === 'events') return createEventsParser(file, options.resumeState);
+    if (file.ledger === REWIND_LEDGER) return createRewindParser(file);
     return inertParser;
   },
   summarize: summarizeAmplifier,

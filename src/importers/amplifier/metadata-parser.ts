@@ -2,13 +2,11 @@
 // the file is not valid JSON, the previous version in metadata.json.backup stands in for it.
 
 import { readFileSync, statSync } from 'node:fs';
-import type { SessionFacts, SessionKind } from '../../core/model.js';
+import { HUGE_LINE_BYTES, type SessionFacts, type SessionKind } from '../../core/model.js';
 import type { LineContext, LineParser, SourceFile } from '../importer.js';
 import { isSubagentId, parseSubagentId } from './layout.js';
 import { asNumber, asRecord, asString, clip } from './text.js';
 
-/** metadata.json is a few hundred bytes (sub-agents: a few KB of config); never read a giant. */
-const BACKUP_LIMIT_BYTES = 4 * 1024 * 1024;
 
 /** Scalar fields copied to facts.attrs as they are (camelCased); `config` and the like are not. */
 const SCALAR_ATTRS: Record<string, string> = {
@@ -58,7 +56,8 @@ export function factsFromMetadata(id: string, meta: Record<string, unknown>): Se
 /** Read and parse a small JSON file; null when missing, too large or invalid. */
 export function readSmallJson(path: string): Record<string, unknown> | null {
   try {
-    if (statSync(path).size > BACKUP_LIMIT_BYTES) return null;
+    // metadata.json is a few hundred bytes: the pipeline's one huge-line limit keeps a giant unread.
+    if (statSync(path).size > HUGE_LINE_BYTES) return null;
     return asRecord(JSON.parse(readFileSync(path, 'utf8'))) ?? null;
   } catch {
     return null;

@@ -3,7 +3,9 @@
 
 import { join } from 'node:path';
 import type { Defect, SessionFacts } from '../../core/model.js';
+import { entryProblemNote, ledgerEntryProblem } from '../entry-problems.js';
 import type { SourceFile } from '../importer.js';
+import { REWIND_FILE, rewindSourceFile } from '../rewind-ledger.js';
 import { isListing, listDir } from './fs-entries.js';
 import { parseBackupName, parseSubagentId, ROOT_PARENT_SPAN, SESSION_FILES } from './layout.js';
 import { factsFromMetadata, readSmallJson } from './metadata-parser.js';
@@ -72,7 +74,14 @@ export async function readSessionFolder(folder: SessionFolder): Promise<{ files:
     return { files: [], notes };
   }
   for (const p of listing.problems) {
-    notes.push(note('warning', 'unreadable_entry', rel(folder.relDir, p.name), `could not be examined (${p.reason}); skipped`, folder.id));
+    const problem = await ledgerEntryProblem(p.path);
+    if (problem) notes.push(entryProblemNote(problem, rel(folder.relDir, p.name), folder.id));
+    else notes.push(note('warning', 'unreadable_entry', rel(folder.relDir, p.name), `could not be examined (${p.reason}); skipped`, folder.id));
+  }
+  // A FIFO or socket in a session folder is never read (it could block), but never skipped silently.
+  for (const e of listing.entries.filter((x) => x.type === 'other')) {
+    const problem = await ledgerEntryProblem(e.path);
+    if (problem) notes.push(entryProblemNote(problem, rel(folder.relDir, e.name), folder.id));
   }
   const present = new Set(listing.entries.filter((e) => e.type === 'file').map((e) => e.name));
   const files: SourceFile[] = [];
@@ -86,6 +95,9 @@ export async function readSessionFolder(folder: SessionFolder): Promise<{ files:
     // A 0-byte events.jsonl (a never-resumed fork) is reported by the pipeline as `empty_file`.
   }
   const hasAny = files.length > 0;
+  // Hindsight's own record of applied rewinds (src/importers/rewind-ledger.ts): a ledger of this session.
+  const rewinds = listing.entries.find((e) => e.name === REWIND_FILE && e.type === 'file');
+  if (rewinds) files.push(rewindSourceFile(base, rewinds.path, rel(folder.relDir, REWIND_FILE)));
   if (hasAny && !present.has('metadata.json')) {
     notes.push(
       note(

@@ -144,7 +144,7 @@ export function createTranscriptParser(_file: SourceFile, resumeState?: unknown)
         actor: role,
         turn: turnOrNull(),
         summary: `${role} entry of ${ctx.byteLength} bytes (too large to parse; raw_lines has it)`,
-        attrs: { huge: true },
+        attrs: { huge: true, bytes: ctx.byteLength },
       };
       if (role === 'tool') {
         const id = scanString(region, 'tool_call_id', 128);

@@ -6,19 +6,27 @@
 //   <slug>/<sessionId>/subagents/agent-<id>.jsonl          ledger agent-<id>, session <sessionId>:<id>
 //   <slug>/<sessionId>/subagents/agent-<id>.meta.json      ledger agent-<id>.meta (document, facts only)
 //   <slug>/agent-<id>.jsonl                                ledger agent-<id>; parent named by its lines
+//   <slug>/<sessionId>/hindsight-rewinds.jsonl             ledger rewinds (Hindsight's rewind record)
 //
 // Findings (unreadable folders, symlink loops) go to the caller's root-notes list, or ride on
 // the first file returned when no list is given.
 
+import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Defect, SessionFacts } from '../../core/model.js';
 import type { SourceFile } from '../importer.js';
+import { REWIND_FILE, rewindSourceFile } from '../rewind-ledger.js';
 import { firstVisit, isDir, listFolder, type Walk } from './folder-list.js';
 import { slugFolders, type SlugFolder } from './roots.js';
 import { isCompactionAgent } from './session-routing.js';
 
 const AGENT_JSONL_RE = /^agent-(.+)\.jsonl$/;
 const AGENT_META_RE = /^agent-(.+)\.meta\.json$/;
+
+/** A regular file (a link is not followed: it could point outside the root). */
+async function isFile(path: string): Promise<boolean> {
+  return lstat(path).then((s) => s.isFile(), () => false);
+}
 
 function relPath(slug: SlugFolder, ...parts: string[]): string {
   return [slug.rel, ...parts].filter((p) => p !== '').join('/');
@@ -110,6 +118,9 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
     if (transcript) out.push(transcript);
     if (sessionDirs.has(id) && (await firstVisit(walk, join(slug.dir, id)))) {
       out.push(...(await subagentFiles(walk, root, slug, id)));
+      // Hindsight's own record of applied rewinds (src/importers/rewind-ledger.ts), a ledger of the session.
+      const rewinds = join(slug.dir, id, REWIND_FILE);
+      if (transcript && (await isFile(rewinds))) out.push(rewindSourceFile({ root, sessionId: id }, rewinds, relPath(slug, id, REWIND_FILE)));
     }
   }
   // Older layout: the parent is only known from the lines, so the parser announces the session.

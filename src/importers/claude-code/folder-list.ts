@@ -5,6 +5,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Defect } from '../../core/model.js';
+import { entryProblemNote, ledgerEntryProblem, specialFileProblem } from '../entry-problems.js';
 
 const TRANSCRIPT_NAME_RE = /\.(jsonl|json)$/;
 
@@ -34,6 +35,12 @@ function errCode(err: unknown): string {
   return (err as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
 }
 
+/** A FIFO, socket or device named like a transcript: never read (it could block), but reported. */
+async function noteSpecial(walk: Walk, path: string): Promise<void> {
+  const problem = await ledgerEntryProblem(path);
+  if (problem) walk.notes.push(entryProblemNote(problem, relTo(walk, path)));
+}
+
 /** Entries of `dir` sorted by name (symlinks followed), or [] with a note when unreadable. */
 export async function listFolder(walk: Walk, dir: string): Promise<Entry[]> {
   let dirents: Dirent[];
@@ -48,11 +55,14 @@ export async function listFolder(walk: Walk, dir: string): Promise<Entry[]> {
   for (const d of dirents) {
     const path = join(dir, d.name);
     if (!d.isSymbolicLink()) {
+      if (!d.isFile() && !d.isDirectory() && TRANSCRIPT_NAME_RE.test(d.name)) await noteSpecial(walk, path);
       out.push({ name: d.name, path, isDir: d.isDirectory(), isFile: d.isFile() });
       continue;
     }
     try {
       const st = await stat(path);
+      const problem = TRANSCRIPT_NAME_RE.test(d.name) ? specialFileProblem(st) : null;
+      if (problem) walk.notes.push(entryProblemNote(problem, relTo(walk, path)));
       out.push({ name: d.name, path, isDir: st.isDirectory(), isFile: st.isFile() });
     } catch (err) {
       // A transcript name is still returned as a file: the pipeline reports it unreadable and

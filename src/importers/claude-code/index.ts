@@ -2,6 +2,7 @@
 // inline sidechains as child sessions, usage counted once per API response.
 
 import { defineImporter } from '../importer.js';
+import { createRewindParser, REWIND_LEDGER } from '../rewind-ledger.js';
 import { discoverClaudeCode } from './discover.js';
 import { createClaudeCodeParser } from './parser.js';
 import { defaultClaudeRoots, detectClaudeCode } from './roots.js';
@@ -17,6 +18,7 @@ export const claudeCode = defineImporter({
   detect: detectClaudeCode,
   defaultRoots: defaultClaudeRoots,
   discover: discoverClaudeCode,
-  createParser: createClaudeCodeParser,
+  // Hindsight's own rewind ledger (src/importers/rewind-ledger.ts) is not a Claude Code transcript.
+  createParser: (file, options) => (file.ledger === REWIND_LEDGER ? createRewindParser(file) : createClaudeCodeParser(file, options)),
   summarize: summarizeClaudeCode,
 });

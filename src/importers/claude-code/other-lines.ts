@@ -5,6 +5,7 @@
 import { asArr, asId, asNum, asObj, asStr, clip, oneLine } from './json-access.js';
 import type { LineScope } from './line-scope.js';
 import { remember } from './parser-state.js';
+import { readMirrorUsage, type LineUsage } from './usage.js';
 import { renderCommand, stripTags } from './user-text.js';
 
 export function emitSystem(scope: LineScope): void {
@@ -52,8 +53,9 @@ export function emitProgress(scope: LineScope): void {
   let kind: 'system' | 'subagent_start' = 'system';
   let summary = progress || 'progress';
   let agent: string | undefined;
+  let mirror: LineUsage | undefined;
   if (progress === 'agent_progress') {
-    // Mirrors of a sub-agent's messages, usage included: never counted (the sub-agent file is).
+    // Mirrors of a sub-agent's messages, usage included (see readMirrorUsage below).
     agent = asId(data?.agentId);
     // Progress lines are most of a transcript: keep their stored attrs small (the agent id is
     // in ids.agent; the child link only on the first line that announces the sub-agent).
@@ -64,6 +66,11 @@ export function emitProgress(scope: LineScope): void {
     }
     const inner = asStr(asObj(data?.message)?.type);
     summary = `sub-agent ${agent ?? '?'}${inner ? ` ${inner}` : ''}`;
+    // The mirrored call's usage, under its own key (never the parent's ids): counted until a
+    // child session records the same call (usage.ts, readMirrorUsage).
+    mirror = readMirrorUsage(data, `${scope.ctx.file.relPath}#${scope.ctx.lineNumber}`);
+    if (mirror?.cacheWrite5m !== undefined) attrs.cacheWrite5m = mirror.cacheWrite5m;
+    if (mirror?.cacheWrite1h !== undefined) attrs.cacheWrite1h = mirror.cacheWrite1h;
   } else if (progress === 'hook_progress') {
     const hookName = asStr(data?.hookName);
     const hookEvent = asStr(data?.hookEvent);
@@ -76,6 +83,7 @@ export function emitProgress(scope: LineScope): void {
     summary,
     attrs,
     ids: { ...(toolCall !== undefined && { toolCall }), ...(agent !== undefined && { agent }) },
+    ...(mirror !== undefined && { usage: mirror.usage }),
   });
 }
 

@@ -5,9 +5,16 @@
 // ccusage keys a response by `${message.id}:${requestId}` and keeps the line with the largest
 // totals; a line missing either id cannot be deduplicated and counts on its own (ccusage does
 // the same). `<synthetic>` lines are written by the client, not billed: they carry no usage.
+//
+// `progress` lines of type agent_progress mirror a sub-agent's messages, usage included
+// (readMirrorUsage). The same response is usually also in the sub-agent's own file; when that file
+// is absent (older layouts, copied folders) the mirror is the only record of the call. So a mirror
+// keeps its usage under the same key, and the writer drops it once a child session records that
+// key itself (src/store/shared/usage-mirrors.ts): each response counts once in the session tree,
+// as ccusage's daily report counts it (formats.md, "Token usage traps").
 
 import type { EventUsage, TokenCounts } from '../../core/model.js';
-import { asNum, asObj, type Json } from './json-access.js';
+import { asId, asNum, asObj, asStr, type Json } from './json-access.js';
 
 export const SYNTHETIC_MODEL = '<synthetic>';
 
@@ -47,6 +54,14 @@ export function readUsage(
     if (h1 !== undefined) out.cacheWrite1h = h1;
   }
   return out;
+}
+
+/** The usage of the assistant message an agent_progress line mirrors (`data.message`), or undefined. */
+export function readMirrorUsage(data: Json | undefined, fallbackKey: string): LineUsage | undefined {
+  const mirrored = asObj(data?.message);
+  if (!mirrored || asStr(mirrored.type) !== 'assistant') return undefined;
+  const message = asObj(mirrored.message);
+  return message ? readUsage(message, asId(mirrored.requestId), fallbackKey) : undefined;
 }
 
 export function totalOf(t: TokenCounts): number {

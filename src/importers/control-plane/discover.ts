@@ -4,6 +4,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Defect } from '../../core/model.js';
+import { entryProblemNote, ledgerEntryProblem } from '../entry-problems.js';
 import type { SourceFile } from '../importer.js';
 import { LEDGERS, ROOT_ENV, activeFileName, isLedgerFileName, isSegmentName, type LedgerSpec } from './layout.js';
 import { chainOrder, readFileEdges } from './segment-order.js';
@@ -53,7 +54,7 @@ export async function rootsFromEnv(env: NodeJS.ProcessEnv): Promise<string[]> {
   return out;
 }
 
-async function ledgerFiles(root: string, spec: LedgerSpec): Promise<SourceFile[]> {
+async function ledgerFiles(root: string, spec: LedgerSpec, rootNotes?: Defect[]): Promise<SourceFile[]> {
   const dir = join(root, ...spec.dir.split('/'));
   const names = await listDir(dir);
   const segments = names.filter((n) => isSegmentName(spec, n)).sort();
@@ -62,8 +63,11 @@ async function ledgerFiles(root: string, spec: LedgerSpec): Promise<SourceFile[]
   const files: SourceFile[] = [];
   for (const name of ordered) {
     const path = join(dir, name);
-    if (!(await isFile(path))) continue; // idx/ and friends are directories; never ledgers
     const relPath = `${spec.dir}/${name}`;
+    // A FIFO or a dangling symlink named like a ledger is skipped, and said so.
+    const problem = await ledgerEntryProblem(path);
+    if (problem) rootNotes?.push(entryProblemNote(problem, relPath));
+    if (!(await isFile(path))) continue; // idx/ and friends are directories; never ledgers
     const notes: Defect[] = [];
     if (name !== activeFileName(spec)) {
       notes.push({
@@ -104,9 +108,9 @@ function orderByChain(files: SourceFile[]): SourceFile[] {
  * Every ledger file under `root`, per ledger in chain order (name order when they agree):
  * ho2m, ho1m, governance.
  */
-export async function discoverPlane(root: string): Promise<SourceFile[]> {
+export async function discoverPlane(root: string, rootNotes?: Defect[]): Promise<SourceFile[]> {
   const abs = resolve(root);
   const out: SourceFile[] = [];
-  for (const spec of LEDGERS) out.push(...(await ledgerFiles(abs, spec)));
+  for (const spec of LEDGERS) out.push(...(await ledgerFiles(abs, spec, rootNotes)));
   return out;
 }

@@ -14,7 +14,7 @@ export const controlPlane = defineImporter({
   description: 'Control Plane v2 plane roots: HO2/HO1/HOT ledgers with rotated segments, hash chains verified on import.',
   detect: (path) => isPlaneRoot(path),
   defaultRoots: (env) => rootsFromEnv(env),
-  discover: (root) => discoverPlane(root), // every Control Plane finding belongs to a ledger file
+  discover: (root, rootNotes) => discoverPlane(root, rootNotes),
   createParser: (file, options) => createControlPlaneParser(file, options),
   summarize: (input) => summarizePlaneSession(input),
 });

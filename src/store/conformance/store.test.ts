@@ -1,7 +1,7 @@
 // Conformance of the Store itself, on every engine: migrations from empty, idempotent re-ingest,
 // appended lines picked up, the single-writer lock, and the same answers after a source changes.
 
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
@@ -192,6 +192,51 @@ describe.skipIf(unavailable !== null)('SQLite and PostgreSQL after sources chang
         expect(ra.status).toBe('ok');
         expect(firstDifference(ra, rb)).toBeNull();
       }
+    }
+    await a.close();
+    await b.close();
+  });
+});
+
+describe.skipIf(unavailable !== null)('SQLite and PostgreSQL on copies and in-place edits', () => {
+  it('agree on a copied root (counted once), a same-size edit and duplicates found across appends', async () => {
+    const [sqlite, postgres] = engines as [Engine, Engine];
+    const a = await sqlite.create();
+    const b = await postgres.create();
+    const root = copyFixture('claude-code');
+    const copy = join(tempDir(), 'copy');
+    cpSync(root, copy, { recursive: true });
+    const both = async (paths: string[]) => {
+      await ingestPaths(a, paths);
+      await ingestPaths(b, paths);
+    };
+    await both([root]);
+    const once = (await b.totals()).events;
+    await both([root, copy]);
+    expect((await b.totals()).events).toBe(once);
+    expect((await b.listDefects({ kind: 'duplicate_source', limit: 100, offset: 0 })).total).toBeGreaterThan(0);
+    // A same-size edit in the middle of the main transcript, then an append repeating a line.
+    const file = join(root, PROJECT, `${SESSION}.jsonl`);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const middle = Math.floor(lines.length / 2);
+    lines[middle] = lines[middle]!.replace(/[a-z]/, (c) => (c === 'a' ? 'b' : 'a'));
+    writeFileSync(file, lines.join('\n'));
+    utimesSync(file, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    await both([root, copy]);
+    expect((await b.listDefects({ kind: 'rewritten_source', limit: 10, offset: 0 })).total).toBe(1);
+    appendFileSync(file, `${lines[0]}\n`);
+    await both([root, copy]);
+    expect(firstDifference(await snapshot(a), await snapshot(b))).toBeNull();
+    for (const [tool, args] of [
+      ['sources', { limit: 500 }],
+      ['list_sessions', { limit: 500, top_level_only: false }],
+      ['usage_report', { group_by: 'session', limit: 500 }],
+      ['raw_lines', { session_id: SESSION, generation: 1, limit: 20 }],
+    ] as const) {
+      const t = findTool(tool)!;
+      const [ra, rb] = [await runTool(t, args, { store: a }), await runTool(t, args, { store: b })];
+      expect(ra.status).toBe('ok');
+      expect(firstDifference(ra, rb)).toBeNull();
     }
     await a.close();
     await b.close();

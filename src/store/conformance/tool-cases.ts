@@ -90,5 +90,9 @@ export async function toolCases(store: Store): Promise<Map<string, ToolCase[]>> 
   add('inspect_metrics', { view: 'stats', until: '2026-11-01', days: 3660 });
   add('list_files', { path: '.' });
   add('read_file', { path: 'README.md', limit: 5 });
+  // Store-independent: both engines must answer it identically (and never touch the store).
+  add('parse_tool_calls', { parser: 'hermes', text: 'Hi<tool_call>{"name": "f", "arguments": {"x": 1}}</tool_call>' });
+  add('parse_tool_calls', { parser: 'qwen3_coder', deltas: ['<tool_call>\n<function=f>\n<parameter=n>\n7\n</para', 'meter>\n</function>\n</tool_call>'] });
+  add('parse_tool_calls', { parser: 'no_such_parser', text: 'x' });
   return cases;
 }

@@ -39,6 +39,7 @@ import { readTimelinePage } from './session-events.js';
 import { listDefects, listFiles, readTotals } from './store-reports.js';
 import { readUsageCallGroups } from './usage-calls.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
+import { childFilesAreParentLedgers } from '../shared/child-ledgers.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -156,15 +157,17 @@ export class PostgresStore implements Store {
     );
     const session = found[0];
     if (!session) return [];
-    // Files that are the session's own or its descendants'; Control Plane ledgers are shared by the root.
+    // The session's own files, its descendants' where those are its ledgers too (child-ledgers.ts),
+    // files holding its events (inline sidechains); Control Plane ledgers are shared by the root.
     const { rows } = await this.db.query<LedgerFileRow>(
       `WITH RECURSIVE tree(id) AS (SELECT $1::text COLLATE "C" UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
        SELECT ${LEDGER_FILE_COLUMNS} FROM files f
-       WHERE (f.session_id IN (SELECT id FROM tree))
+       WHERE f.session_id = $1
+          OR ($5 AND f.session_id IN (SELECT id FROM tree))
           OR (f.session_id IS NULL AND f.root_id = $2 AND $3 = 'control-plane')
           OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = $4)
        ORDER BY f.ledger_rank, f.ledger, f.chain_group NULLS FIRST, f.id`,
-      [id, session.root_id, session.format, session.sid],
+      [id, session.root_id, session.format, session.sid, childFilesAreParentLedgers(session.format)],
     );
     return groupLedgers(rows);
   }

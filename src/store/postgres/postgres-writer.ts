@@ -8,7 +8,7 @@ import { mergeFacts } from '../../core/facts.js';
 import type { Defect, Format, SessionFacts } from '../../core/model.js';
 import { fileFromRow, type FileRowDb } from '../sqlite/rows.js';
 import { unpackLines } from '../sqlite/line-index.js';
-import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
+import type { EvidenceLine, FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
 import { guardClient, withRetry } from './connection.js';
 import type { Queryable } from './query.js';
 import { WriteGroup } from './write-group.js';
@@ -17,7 +17,15 @@ import { readSessionEvents } from './session-events.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 import { refreshUsageCalls } from './usage-calls.js';
 import { UNATTRIBUTED_SID } from '../shared/event-row.js';
+import { DROP_COVERED_MIRRORS, MARK_MIRROR_PARENTS_DIRTY } from '../shared/usage-mirrors.js';
 
+
+interface FileKey {
+  id: number;
+  rootId: number;
+  format: Format;
+  evidenceOnly: boolean;
+}
 
 export const FILE_SELECT = `SELECT f.id, f.root_id, r.path AS root_path, f.path, f.rel_path, f.format, f.ledger, f.ledger_rank,
   f.session_id, f.kind, f.evidence_only, f.chain_group, f.generation, f.superseded, f.superseded_reason, f.size, f.mtime_ms,
@@ -34,7 +42,7 @@ interface SessionCache {
 export class PostgresIngestWriter implements IngestWriter {
   private sessions = new Map<string, SessionCache>();
   private noSession: SessionCache | undefined;
-  private fileKeys = new Map<number, { id: number; rootId: number; format: Format }>();
+  private fileKeys = new Map<number, FileKey>();
   private readonly group: WriteGroup;
 
   constructor(
@@ -125,6 +133,25 @@ export class PostgresIngestWriter implements IngestWriter {
     return out;
   }
 
+  async sameLedgerElsewhere(file: Pick<NewFile, 'rootId' | 'format' | 'ledger' | 'sessionId' | 'chainGroup'>): Promise<FileRecord[]> {
+    const { rows } = await this.group.read((c) =>
+      c.query<FileRowDb>(
+        `${FILE_SELECT} WHERE f.root_id <> $1 AND f.format = $2 AND f.ledger = $3 AND f.session_id IS NOT DISTINCT FROM $4
+           AND f.chain_group IS NOT DISTINCT FROM $5 AND f.superseded = 0 AND f.evidence_only = 0 AND f.kind = 'jsonl' ORDER BY f.id`,
+        [file.rootId, file.format, file.ledger, file.sessionId, file.chainGroup],
+      ),
+    );
+    return rows.map(fileFromRow);
+  }
+
+  async markDuplicate(fileId: number): Promise<void> {
+    await this.group.write(async (c) => {
+      await this.dropEventsFrom(c, fileId, 0);
+      await c.query('UPDATE files SET evidence_only = 1, session_id = NULL, events = 0 WHERE id = $1', [fileId]);
+    });
+    this.fileKeys.delete(fileId);
+  }
+
   async renameFile(fileId: number, path: string, relPath: string): Promise<FileRecord> {
     await this.group.write((c) => c.query('UPDATE files SET path = $1, rel_path = $2 WHERE id = $3', [path, relPath, fileId]));
     return this.fileById(fileId);
@@ -182,11 +209,14 @@ export class PostgresIngestWriter implements IngestWriter {
     return s;
   }
 
-  async writeBatch(batch: IngestBatch): Promise<void> {
-    const bytes = batch.blocks.reduce((n, b) => n + b.rawBytes, 0) + 256;
+  async writeBatch(input: IngestBatch): Promise<void> {
+    const bytes = input.blocks.reduce((n, b) => n + b.rawBytes, 0) + 256;
     await this.group.write(async (c) => {
-      const cp = batch.checkpoint;
-      const file = await this.fileKey(c, batch.fileId);
+      const cp = input.checkpoint;
+      const file = await this.fileKey(c, input.fileId);
+      // An evidence-only file never has events, even from a parse planned before it became one
+      // (a duplicate source found later in the same run): so a copy is never counted twice.
+      const batch = file.evidenceOnly && input.events.length > 0 ? { ...input, events: [] } : input;
       const touched = new Set<SessionCache>();
       if (batch.clearFromLine !== undefined) await this.clearFrom(c, file.id, batch.clearFromLine);
       await insertBlocks(c, file.id, batch);
@@ -246,12 +276,15 @@ export class PostgresIngestWriter implements IngestWriter {
     }, bytes);
   }
 
-  /** A file's root and format (which never change), looked up once per writer: one round trip less per batch. */
-  private async fileKey(c: Queryable, id: number): Promise<{ id: number; rootId: number; format: Format }> {
+  /** A file's root and format (which never change) and evidence-only flag (changed only by markDuplicate), looked up once per writer: one round trip less per batch. */
+  private async fileKey(c: Queryable, id: number): Promise<FileKey> {
     let key = this.fileKeys.get(id);
     if (!key) {
-      const { rows } = await c.query<{ root_id: number; format: Format }>('SELECT root_id, format FROM files WHERE id = $1', [id]);
-      key = { id, rootId: rows[0]!.root_id, format: rows[0]!.format };
+      const { rows } = await c.query<{ root_id: number; format: Format; evidence_only: number }>(
+        'SELECT root_id, format, evidence_only FROM files WHERE id = $1',
+        [id],
+      );
+      key = { id, rootId: rows[0]!.root_id, format: rows[0]!.format, evidenceOnly: Number(rows[0]!.evidence_only) === 1 };
       this.fileKeys.set(id, key);
     }
     return key;
@@ -283,6 +316,16 @@ export class PostgresIngestWriter implements IngestWriter {
     ]);
   }
 
+  async storedLines(fileId: number, fromLine: number, maxBlocks: number): Promise<EvidenceLine[]> {
+    const { rows } = await this.group.read((c) =>
+      c.query<{ first_line: number; first_offset: number; line_index: Buffer }>(
+        'SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = $1 AND first_line >= $2 ORDER BY first_line LIMIT $3',
+        [fileId, fromLine, maxBlocks],
+      ),
+    );
+    return rows.flatMap((b) => unpackLines(b.line_index, Number(b.first_line), Number(b.first_offset)));
+  }
+
   async lineAt(fileId: number, lineNumber: number): Promise<{ offset: number; length: number; hash: Buffer } | null> {
     const { rows } = await this.group.read((c) =>
       c.query<{ first_line: number; first_offset: number; line_index: Buffer }>(
@@ -301,6 +344,11 @@ export class PostgresIngestWriter implements IngestWriter {
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
     await this.group.commit();
+    // Mirrored calls a child session records itself stop counting in the parent (usage-mirrors.ts).
+    await this.transaction(async (c) => {
+      await c.query(MARK_MIRROR_PARENTS_DIRTY);
+      await c.query(DROP_COVERED_MIRRORS);
+    });
     const { rows: dirty } = await this.pool.query<{ sid: number; id: string; format: Format; facts: string; root_id: number }>(
       'SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id',
     );

@@ -38,6 +38,7 @@ import { readTimelinePage } from './session-events.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
 import { readUsageCallGroups } from './usage-calls.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
+import { childFilesAreParentLedgers } from '../shared/child-ledgers.js';
 import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
@@ -131,17 +132,25 @@ export class SqliteStore implements Store {
       | { sid: number; root_id: number; format: string }
       | undefined;
     if (!session) return [];
-    // Files that are the session's own or its descendants'; Control Plane ledgers are shared by the root.
+    // The session's own files, its descendants' where those are its ledgers too (child-ledgers.ts),
+    // files holding its events (inline sidechains); Control Plane ledgers are shared by the root.
     const rows = this.db
       .prepare(
         `WITH RECURSIVE tree(id) AS (SELECT @id UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
          SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.offset, f.ledger_rank FROM files f
-         WHERE (f.session_id IN (SELECT id FROM tree))
+         WHERE f.session_id = @id
+            OR (@nested = 1 AND f.session_id IN (SELECT id FROM tree))
             OR (f.session_id IS NULL AND f.root_id = @rootId AND @format = 'control-plane')
             OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = @sid)
          ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
       )
-      .all({ id, rootId: session.root_id, format: session.format, sid: session.sid }) as LedgerFileRow[];
+      .all({
+        id,
+        nested: childFilesAreParentLedgers(session.format) ? 1 : 0,
+        rootId: session.root_id,
+        format: session.format,
+        sid: session.sid,
+      }) as LedgerFileRow[];
     return groupLedgers(rows);
   }
 

@@ -5,13 +5,14 @@ import type Database from 'better-sqlite3';
 import { mergeFacts } from '../../core/facts.js';
 import { keyToParts } from '../../core/time.js';
 import type { Defect, Format, SessionFacts } from '../../core/model.js';
-import type { FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
+import type { EvidenceLine, FileCheckpoint, FileRecord, IngestBatch, IngestWriter, NewFile, Summarizer } from '../store.js';
 import { fileFromRow, type FileRowDb } from './rows.js';
 import { readSessionEvents } from './session-events.js';
 import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { recomputeTotals, saveSummary } from './session-summary.js';
 import { refreshUsageCalls } from './usage-calls.js';
+import { DROP_COVERED_MIRRORS, MARK_MIRROR_PARENTS_DIRTY } from '../shared/usage-mirrors.js';
 import { compactTiebreak, compactUsageKey, UNATTRIBUTED_SID } from '../shared/event-row.js';
 
 /** Input bytes per commit when batches are grouped. */
@@ -68,6 +69,9 @@ export class SqliteIngestWriter implements IngestWriter {
       checkpoint: db.prepare(`UPDATE files SET size = @size, mtime_ms = @mtimeMs, offset = @offset, next_line = @nextLine,
         last_ts_key = @lastTsKey, parser_state = @parserState, content_hash = coalesce(@contentHash, content_hash),
         lines = lines + @lines, bad_lines = bad_lines + @badLines, events = events + @events WHERE id = @id`),
+      blocksFromLine: db.prepare(
+        'SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line >= ? ORDER BY first_line LIMIT ?',
+      ),
       blockOfLine: db.prepare(
         'SELECT first_line, first_offset, line_index FROM blocks WHERE file_id = ? AND first_line <= ? ORDER BY first_line DESC LIMIT 1',
       ),
@@ -77,6 +81,12 @@ export class SqliteIngestWriter implements IngestWriter {
          WHERE f.root_id = ? AND f.chain_group = ? AND f.superseded = 0 ORDER BY f.id`,
       ),
       rename: db.prepare('UPDATE files SET path = ?, rel_path = ? WHERE id = ?'),
+      sameLedgerElsewhere: db.prepare(
+        `SELECT f.*, r.path AS root_path FROM files f JOIN roots r ON r.id = f.root_id
+         WHERE f.root_id <> @rootId AND f.format = @format AND f.ledger = @ledger AND f.session_id IS @sessionId
+           AND f.chain_group IS @chainGroup AND f.superseded = 0 AND f.evidence_only = 0 AND f.kind = 'jsonl' ORDER BY f.id`,
+      ),
+      markDuplicate: db.prepare('UPDATE files SET evidence_only = 1, session_id = NULL, events = 0 WHERE id = ?'),
       touch: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?'),
       supersede: db.prepare('UPDATE files SET superseded = 1, superseded_reason = ? WHERE id = ?'),
       eventsOfFileFrom: db.prepare('SELECT id, sid FROM events WHERE file_id = ? AND line_number >= ?'),
@@ -122,6 +132,20 @@ export class SqliteIngestWriter implements IngestWriter {
       if (first && Buffer.from(first.hash).equals(hash)) out.push(fileFromRow(row));
     }
     return out;
+  }
+
+  async sameLedgerElsewhere(file: Pick<NewFile, 'rootId' | 'format' | 'ledger' | 'sessionId' | 'chainGroup'>): Promise<FileRecord[]> {
+    const rows = this.st.sameLedgerElsewhere.all({
+      rootId: file.rootId, format: file.format, ledger: file.ledger, sessionId: file.sessionId, chainGroup: file.chainGroup,
+    }) as FileRowDb[];
+    return rows.map(fileFromRow);
+  }
+
+  async markDuplicate(fileId: number): Promise<void> {
+    this.db.transaction(() => {
+      this.dropEventsFrom(fileId, 0);
+      this.st.markDuplicate.run(fileId);
+    })();
   }
 
   async renameFile(fileId: number, path: string, relPath: string): Promise<FileRecord> {
@@ -230,7 +254,10 @@ export class SqliteIngestWriter implements IngestWriter {
         touched.add(s);
       }
       for (const id of batch.touchSessions ?? []) this.st.markDirtyById.run(id);
-      for (const e of batch.events) {
+      // An evidence-only file never has events, even from a parse planned before it became one
+      // (a duplicate source found later in the same run): so a copy is never counted twice.
+      const events = file.evidenceOnly ? [] : batch.events;
+      for (const e of events) {
         const s = e.sessionId === '' ? this.unattributed() : this.session(e.sessionId, file.format, file.rootId);
         if (s.sid !== UNATTRIBUTED_SID) touched.add(s);
         const u = e.usage;
@@ -266,7 +293,7 @@ export class SqliteIngestWriter implements IngestWriter {
       this.st.checkpoint.run({
         id: file.id, size: cp.size, mtimeMs: cp.mtimeMs, offset: cp.offset, nextLine: cp.nextLine,
         lastTsKey: cp.lastTsKey, parserState: cp.parserState === undefined ? null : JSON.stringify(cp.parserState),
-        contentHash: cp.contentHash ?? null, lines, badLines: bad, events: batch.events.length,
+        contentHash: cp.contentHash ?? null, lines, badLines: bad, events: events.length,
       });
     });
   }
@@ -300,6 +327,11 @@ export class SqliteIngestWriter implements IngestWriter {
     this.groupBytes = 0;
   }
 
+  async storedLines(fileId: number, fromLine: number, maxBlocks: number): Promise<EvidenceLine[]> {
+    const blocks = this.st.blocksFromLine.all(fileId, fromLine, maxBlocks) as { first_line: number; first_offset: number; line_index: Buffer }[];
+    return blocks.flatMap((b) => unpackLines(b.line_index, b.first_line, b.first_offset));
+  }
+
   async lineAt(fileId: number, lineNumber: number): Promise<{ offset: number; length: number; hash: Buffer } | null> {
     const b = this.st.blockOfLine.get(fileId, lineNumber) as { first_line: number; first_offset: number; line_index: Buffer } | undefined;
     if (!b) return null;
@@ -312,6 +344,11 @@ export class SqliteIngestWriter implements IngestWriter {
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
     this.commitGroup();
+    // Mirrored calls a child session records itself stop counting in the parent (usage-mirrors.ts).
+    this.db.transaction(() => {
+      this.db.prepare(MARK_MIRROR_PARENTS_DIRTY).run();
+      this.db.prepare(DROP_COVERED_MIRRORS).run();
+    })();
     const dirty = this.st.dirty.all() as { sid: number; id: string; format: Format; facts: string; root_id: number }[];
     // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
     let pending: (() => void)[] = [];

@@ -38,6 +38,7 @@ const CALLS: Record<string, Json[]> = {
   list_files: [],
   read_file: [],
   sync_status: [],
+  parse_tool_calls: [{ parser: 'hermes', text: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' }],
 };
 
 describe('a read-only token', () => {

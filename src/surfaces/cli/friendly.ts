@@ -1,12 +1,14 @@
 // The commands for people — show, timeline, grep, ledger — each one registry tool with its
 // arguments taken from flags, printed as text (or its envelope with --json). A tool error is
 // printed as its sentence on stderr with exit code 1, as `hindsight tool` would return it.
+// Reports (usage, inspect --metrics) show every row, however many pages the tool serves them in.
 
-import { compileUserPattern } from '../../core/safe-regex.js';
 import type { Store } from '../../store/store.js';
-import { findTool } from '../../tools/registry.js';
 import { runTool, type ToolResult } from '../../tools/tool.js';
 import type { Paint } from './colour.js';
+import { pageThrough } from './page-through.js';
+import { toolByName } from './tool-lookup.js';
+import { UsageError } from './usage-error.js';
 import { renderMetrics } from './render-metrics.js';
 import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderTimeline, renderUsage } from './render-tools.js';
 
@@ -44,11 +46,15 @@ interface FriendlyCommand {
   /** What the positional arguments are, for the usage error. */
   needs?: string;
   args(positionals: string[], o: FriendlyOptions): Record<string, unknown>;
+  /**
+   * For a report: the list the CLI pages through to show every row (page-through.ts), and how
+   * many rows to show when --limit is not given (default: all). Undefined for views that show
+   * one bounded page and a next-page hint.
+   */
+  report?(o: FriendlyOptions): { rows: string; defaultLimit?: number } | undefined;
   render(result: Record<string, any>, paint: Paint, positionals: string[], o: FriendlyOptions): string;
 }
 
-/** A flag combination that makes no sense; main turns it into a usage error (exit 2). */
-export class FriendlyUsageError extends Error {}
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -79,15 +85,20 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
     args: ([pattern], o) =>
       defined({
         pattern,
+        // Every session of every format, unless --ledger or --root names one ledger.
+        scope: o.ledger !== undefined || o.root !== undefined ? 'ledger' : 'all',
         ledger: o.ledger,
         session_id: o.session,
         root: o.root,
+        format: o.format,
+        project: o.project,
+        since: o.since,
         ignore_case: o.ignoreCase || undefined,
         limit: o.limit ?? 50,
         offset: o.offset,
         max_bytes: 10_000_000,
       }),
-    render: (r, paint, [pattern], o) => renderGrep(r, paint, highlighter(pattern!, o.ignoreCase)),
+    render: (r, paint) => renderGrep(r, paint),
   },
   search: {
     tool: 'search_sessions',
@@ -117,10 +128,9 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
         mode: o.mode,
         project: o.project,
         format: o.format,
-        limit: o.limit ?? 100,
-        offset: o.offset,
         max_bytes: 10_000_000,
       }),
+    report: () => ({ rows: 'rows' }),
     render: (r, paint) => renderUsage(r, paint),
   },
   rewind: {
@@ -133,7 +143,7 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
   inspect: {
     tool: 'inspect_metrics',
     args: (_p, o) => {
-      if (o.session !== undefined && o.stats) throw new FriendlyUsageError('inspect --metrics takes --session ID or --stats, not both');
+      if (o.session !== undefined && o.stats) throw new UsageError('inspect --metrics takes --session ID or --stats, not both');
       return defined({
         view: o.session !== undefined ? 'session' : o.stats ? 'stats' : 'recent',
         session_id: o.session,
@@ -148,6 +158,8 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
         redact: o.raw ? false : undefined,
       });
     },
+    // Every turn of a session; the recent view keeps its 20 newest unless --limit says otherwise.
+    report: (o) => (o.stats ? undefined : o.session !== undefined ? { rows: 'turns' } : { rows: 'sessions', defaultLimit: 20 }),
     render: (r, paint) => renderMetrics(r, paint),
   },
   ledger: {
@@ -167,14 +179,6 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
   },
 };
 
-function highlighter(pattern: string, ignoreCase: boolean): RegExp | null {
-  try {
-    return compileUserPattern(pattern, { ignoreCase });
-  } catch {
-    return null;
-  }
-}
-
 /** Run a friendly command; returns the text to print and the exit code. */
 export async function runFriendly(
   name: string,
@@ -184,8 +188,12 @@ export async function runFriendly(
   paint: Paint,
 ): Promise<{ stdout: string; stderr: string; code: number }> {
   const command = FRIENDLY[name]!;
-  const tool = findTool(command.tool)!;
-  const result: ToolResult = await runTool(tool, command.args(positionals, o), { store });
+  const tool = (await toolByName(command.tool))!;
+  const args = command.args(positionals, o);
+  const report = command.report?.(o);
+  const result: ToolResult = report
+    ? await pageThrough(tool, args, report.rows, { offset: o.offset, limit: o.limit ?? report.defaultLimit }, { store })
+    : await runTool(tool, args, { store });
   if (o.json) return { stdout: JSON.stringify(result, null, 2), stderr: '', code: result.status === 'ok' ? 0 : 1 };
   if (result.status !== 'ok') return { stdout: '', stderr: `hindsight: ${String(result.error)}`, code: 1 };
   return { stdout: command.render(result, paint, positionals, o), stderr: '', code: 0 };

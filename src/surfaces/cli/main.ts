@@ -2,20 +2,19 @@
 // show, timeline, grep, ledger). A thin loop over the ingest pipeline and the tool registry;
 // nothing here re-declares a schema.
 
+// Start-up: only what every command needs is imported here. Each command imports its own modules
+// (the ingest pipeline, the tool registry, a store engine, the MCP SDK, hono, pg) when it runs, so
+// `--help`, `tools` and a SQLite tool call start within 2× a bare `node -e 0`
+// (bench/startup-bench.ts measures it; docs/benchmarks.md gives the figures).
 import { parseArgs } from 'node:util';
 import { HindsightError, SessionNotFound } from '../../core/errors.js';
 import { packageVersion } from '../../core/package-info.js';
 import { FORMATS, type Format } from '../../core/model.js';
-import { ingestPaths, type IngestSummary } from '../../ingest/ingest.js';
-import { openStore } from '../../store/open.js';
-import { describeTools, findTool, TOOLS } from '../../tools/registry.js';
-import { runTool } from '../../tools/tool.js';
-import { EXPORT_FORMATS, exportSession, type ExportFormat } from '../../tools/export-session/index.js';
+import type { IngestSummary } from '../../ingest/ingest.js';
+import type { Store } from '../../store/store.js';
+import type { ExportFormat } from '../../tools/export-session/index.js';
 import { painter } from './colour.js';
-import { writeLines } from './write-lines.js';
-import { FRIENDLY, FriendlyUsageError, runFriendly } from './friendly.js';
-import { progressBar } from './progress.js';
-import { renderSessionDetail, renderSessionTable } from './render.js';
+import { UsageError } from './usage-error.js';
 
 const USAGE = `hindsight — forensics for AI-agent sessions
 
@@ -31,8 +30,9 @@ Usage:
       What the session was about: status, the about paragraph, tokens, tools, errors (session_overview).
   hindsight timeline ID [--limit N] [--offset N] [--full] [--raw] [--json]
       The session's events in order, sub-agents interleaved (reconstruct_session).
-  hindsight grep PATTERN [--ledger L] [--session ID] [--root PATH] [-i] [--limit N] [--offset N] [--json]
-      Regex search over a ledger's stored lines, with real file:line (grep_jsonl).
+  hindsight grep PATTERN [--session ID] [--format F] [--project P] [--since YYYY-MM-DD] [-i] [--limit N] [--offset N] [--json]
+      Regex search over every session's stored lines (every format): session, ledger, file:line,
+      byte offset and the text around the match (grep_jsonl). --ledger L [--root PATH]: one ledger.
   hindsight ledger [--ledger L] [--type EVENT_TYPE] [--session ID] [--root PATH] [--limit N] [--offset N] [--json]
       Ledger entries with their metadata, oldest first (query_ledger_full).
   hindsight export ID [--format replay|markdown|jsonl] [--out FILE] [--no-subagents] [--raw]
@@ -48,8 +48,9 @@ Usage:
   hindsight rewind ID (--to-turn N | --to-message N | --before TIMESTAMP) [--apply] [--force] [--json]
       Cut a Claude Code or Amplifier session back so the agent can resume there. A dry run unless
       --apply; backups first; refuses live sessions (written in the last 60 s) unless --force.
-  hindsight mcp [--db FILE] [--root PATH]
-      Serve the tools to agents over MCP on stdin/stdout (claude mcp add hindsight -- npx hindsight mcp).
+  hindsight mcp [--tools core|analyst|ledger|admin|files|all|NAME,...] [--output-schemas] [--db FILE] [--root PATH]
+      Serve the tools to agents over MCP on stdin/stdout (claude mcp add hindsight -- npx -y hindsight-sessions mcp).
+      Default: the core set (9 tools, ~16 KB listing); --tools picks sets and tools (docs/mcp.md).
   hindsight mcp --http [--host 127.0.0.1] [--port N] [--token T] [--db FILE] [--root PATH]
       Serve MCP over Streamable HTTP at http://HOST:PORT/mcp (default port 7437; 0 = any free port).
       A token (--token or HINDSIGHT_TOKEN) is required when HOST is not loopback.
@@ -70,6 +71,10 @@ Usage:
       The remote: --remote, else HINDSIGHT_REMOTE, else "remote" in ~/.config/hindsight/config.json.
   hindsight tools [--json]
       List the tools (--json: names, descriptions and JSON schemas).
+  hindsight parse-tools --parser ID [--tools FILE] [--deltas] [FILE|-]
+      Run a model family's tool-call parser over raw model output (FILE or stdin) and print
+      {"calls", "content", "reasoning", "parse_errors"}; --deltas reads a JSON array of streamed
+      pieces; --tools takes [{name, parameters}] to type XML parameters (docs/parsers.md).
   hindsight tool NAME ['{"json": "args"}'] [--db FILE]
       Run one tool and print its JSON result (exit 0 ok, 1 tool error, 2 usage error).
 
@@ -84,8 +89,6 @@ Options:
   --help, -h     this help
   --version      the version
 `;
-
-class UsageError extends Error {}
 
 const EMPTY_TOKEN = '--token must not be empty: pass the secret clients will send, or leave --token out';
 
@@ -132,6 +135,8 @@ function parse(argv: string[]) {
       'no-subagents': { type: 'boolean', default: false },
       // Servers (mcp, serve).
       http: { type: 'boolean', default: false },
+      tools: { type: 'string' },
+      'output-schemas': { type: 'boolean', default: false },
       host: { type: 'string' },
       port: { type: 'string' },
       token: { type: 'string' },
@@ -145,6 +150,9 @@ function parse(argv: string[]) {
       metrics: { type: 'boolean', default: false },
       stats: { type: 'boolean', default: false },
       days: { type: 'string' },
+      // parse-tools (--tools is shared with mcp).
+      parser: { type: 'string' },
+      deltas: { type: 'boolean', default: false },
     },
   });
 }
@@ -173,7 +181,8 @@ function intOption(value: string | undefined, name: string): number | undefined 
   return n;
 }
 
-async function withStore<T>(db: string | undefined, fn: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
+  const { openStore } = await import('../../store/open.js');
   const store = await openStore({ db });
   try {
     return await fn(store);
@@ -197,7 +206,8 @@ async function run(argv: string[]): Promise<number> {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
   }
   switch (command) {
-    case 'ingest':
+    case 'ingest': {
+      const [{ ingestPaths }, { progressBar }] = await Promise.all([import('../../ingest/ingest.js'), import('./progress.js')]);
       return withStore(values.db, async (store) => {
         const bar = process.stderr.isTTY && !values.json ? progressBar(process.stderr) : null;
         const summary = await ingestPaths(store, rest, {
@@ -210,11 +220,15 @@ async function run(argv: string[]): Promise<number> {
         else out(`${formatSummary(summary)}\nStore: ${store.location}`);
         return summary.roots.some((r) => r.error) ? 1 : 0;
       });
+    }
     case 'mcp': {
       if (values.token === '') throw new UsageError(EMPTY_TOKEN);
       // Loaded here so other commands do not pay for the MCP SDK at start-up.
       const { runMcpCommand } = await import('../mcp/command.js');
-      return runMcpCommand({ db: values.db, root: values.root, http: values.http, host: values.host, port: values.port, token: values.token });
+      return runMcpCommand({
+        db: values.db, root: values.root, http: values.http, host: values.host, port: values.port, token: values.token,
+        tools: values.tools, outputSchemas: values['output-schemas'],
+      });
     }
     case 'serve': {
       if (values.token === '') throw new UsageError(EMPTY_TOKEN);
@@ -233,15 +247,23 @@ async function run(argv: string[]): Promise<number> {
       const { syncCommand } = await import('./sync-command.js');
       return syncCommand({ sub: rest[0], sessionId: rest[1], db: values.db, remote: values.remote, json: values.json });
     }
-    case 'tools':
-      if (values.json) out(JSON.stringify(describeTools(), null, 2));
-      else for (const t of TOOLS) out(`${t.name.padEnd(22)} ${t.description.split('. ')[0]}.`);
+    case 'parse-tools': {
+      // Loaded here so other commands do not pay for the parsers at start-up.
+      const { parseToolsCommand } = await import('./parse-tools-command.js');
+      return parseToolsCommand({ parser: values.parser, tools: values.tools, deltas: values.deltas, input: rest[0] }, out);
+    }
+    case 'tools': {
+      const { listTools, toolSummaries } = await import('./tool-lookup.js');
+      if (values.json) out(JSON.stringify({ tools: await listTools() }, null, 2));
+      else for (const t of await toolSummaries()) out(`${t.name.padEnd(22)} ${t.description.split('. ')[0]}.`);
       return 0;
+    }
     case 'tool': {
+      const [{ toolByName, toolSummaries }, { runTool }] = await Promise.all([import('./tool-lookup.js'), import('../../tools/tool.js')]);
       const [name, json] = rest;
       if (!name) throw new UsageError('tool needs a NAME: hindsight tool NAME \'{"json": "args"}\' (see hindsight tools)');
-      const tool = findTool(name);
-      if (!tool) throw new UsageError(`unknown tool "${name}"; known tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+      const tool = await toolByName(name);
+      if (!tool) throw new UsageError(`unknown tool "${name}"; known tools: ${(await toolSummaries()).map((t) => t.name).join(', ')}`);
       let args: unknown = {};
       if (json !== undefined) {
         try {
@@ -256,7 +278,8 @@ async function run(argv: string[]): Promise<number> {
         return result.status === 'ok' ? 0 : 1;
       });
     }
-    case 'sessions':
+    case 'sessions': {
+      const { renderSessionTable } = await import('./render.js');
       return withStore(values.db, async (store) => {
         const { total, sessions } = await store.listSessions({
           format: values.format as Format | undefined,
@@ -267,9 +290,11 @@ async function run(argv: string[]): Promise<number> {
         out(renderSessionTable(sessions, total, painter(process.stdout, process.env, values['no-color'])));
         return 0;
       });
+    }
     case 'session': {
       const [id] = rest;
       if (!id) throw new UsageError('session needs an ID (see hindsight sessions)');
+      const { renderSessionDetail } = await import('./render.js');
       return withStore(values.db, async (store) => {
         const session = await store.getSession(id);
         if (!session) {
@@ -285,6 +310,10 @@ async function run(argv: string[]): Promise<number> {
     case 'export': {
       const [id] = rest;
       if (!id) throw new UsageError('export needs a session ID (see hindsight sessions)');
+      const [{ EXPORT_FORMATS, exportSession }, { writeLines }] = await Promise.all([
+        import('../../tools/export-session/index.js'),
+        import('./write-lines.js'),
+      ]);
       const format = values.format ?? 'replay';
       if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
         throw new UsageError(`export --format must be one of ${EXPORT_FORMATS.join(', ')}; got "${format}"`);
@@ -300,6 +329,7 @@ async function run(argv: string[]): Promise<number> {
       });
     }
     default: {
+      const { FRIENDLY, runFriendly } = await import('./friendly.js');
       const friendly = FRIENDLY[command];
       if (!friendly) throw new UsageError(`unknown command "${command}"; run hindsight --help`);
       if (friendly.needs && !rest[0]) throw new UsageError(`${command} needs ${friendly.needs}`);
@@ -349,7 +379,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof FriendlyUsageError || (err as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')) {
+    if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith?.('ERR_PARSE_ARGS')) {
       process.stderr.write(`hindsight: ${(err as Error).message}\n`);
       return 2;
     }

@@ -34,6 +34,15 @@ export function count(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(n);
 }
 
+/**
+ * An error's message in at most four lines: its first line and its last three (a failed command
+ * says what went wrong at the end of its output).
+ */
+function messageLines(message: string): string[] {
+  const all = message.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return all.length <= 4 ? all : [all[0]!, '…', ...all.slice(-3)];
+}
+
 export function renderOverview(r: Obj, paint: Paint): string {
   const s: Obj = r.summary ?? {};
   const d: Obj = r.diagnostics ?? {};
@@ -64,13 +73,17 @@ export function renderOverview(r: Obj, paint: Paint): string {
   }
   const ledgers = Object.entries(d.ledger_events ?? {}).map(([k, v]) => `${k} ${v}`);
   if (ledgers.length) lines.push(`Ledger events: ${ledgers.join(', ')}`);
-  for (const [label, items, style] of [
-    ['Errors', s.errors ?? [], 'red'],
-    ['Warnings', s.warnings ?? [], 'yellow'],
+  for (const [label, items, total, style] of [
+    ['Errors', s.errors ?? [], s.error_count, 'red'],
+    ['Warnings', s.warnings ?? [], s.warning_count, 'yellow'],
   ] as const) {
     if (!items.length) continue;
-    lines.push('', paint(style, `${label} (${items.length}):`));
-    for (const e of items as Obj[]) lines.push(`  ${time(e.timestamp)}  ${e.type}  ${cut(e.message, 100)}  ${paint('dim', `${e.file}:${e.line_number}`)}`);
+    const shown = typeof total === 'number' && total > items.length ? `${items.length} of ${total}` : String(items.length);
+    lines.push('', paint(style, `${label} (${shown}):`));
+    for (const e of items as Obj[]) {
+      lines.push(`  ${time(e.timestamp)}  ${e.type}${e.tool_name ? ` ${e.tool_name}` : ''}  ${paint('dim', `${e.file}:${e.line_number}`)}`);
+      for (const text of messageLines(String(e.message ?? ''))) lines.push(`      ${cut(text, 110)}`);
+    }
   }
   if ((d.sub_agents ?? []).length) {
     lines.push('', `Sub-agents (${d.sub_agents.length}):`);
@@ -111,14 +124,26 @@ export function renderTimeline(r: Obj, paint: Paint, id: string): string {
   return `${body}${sub}\n${more(r, 'events', `hindsight timeline ${id}`)}`;
 }
 
-/** rg-style lines: file:line:text, the match highlighted on a terminal. */
-export function renderGrep(r: Obj, paint: Paint, highlight: RegExp | null): string {
+/**
+ * rg-style lines: [session ledger] file:line:offset: the excerpt around the match, the match in red
+ * on a terminal and between » « markers otherwise (so it shows in a pipe too).
+ */
+export function renderGrep(r: Obj, paint: Paint): string {
+  if (!(r.entries ?? []).length && !r.count) return `No matches for ${JSON.stringify(r.pattern)} in ${r.scope === 'all' ? `${r.sessions_searched ?? 0} sessions` : r.source}.`;
   const lines = (r.entries as Obj[]).map((e) => {
-    let text = cut(e.raw, 400);
-    if (highlight && paint.enabled) text = text.replace(highlight, (m) => paint('red', m));
-    return `${paint('magenta', e.file)}:${paint('green', String(e.line_number))}:${text}`;
+    const where = `${e.session_id !== undefined ? `${paint('cyan', e.session_id ?? '(no session)')} ${e.ledger} ` : ''}${paint('magenta', e.file)}:${paint('green', String(e.line_number))}`;
+    if (typeof e.excerpt !== 'string' || !Array.isArray(e.excerpt_match)) return `${where}:${cut(e.raw, 400)}`;
+    const [start, end] = e.excerpt_match as [number, number];
+    const text = oneLineText(e.excerpt.slice(0, start)) + (paint.enabled ? paint('red', oneLineText(e.excerpt.slice(start, end))) : `»${oneLineText(e.excerpt.slice(start, end))}«`) + oneLineText(e.excerpt.slice(end));
+    return `${where}:${e.match_offset}: ${text}`;
   });
-  return [...lines, paint('dim', more(r, `matches in ${r.source}`, 'hindsight grep …'))].join('\n');
+  const noun = r.scope === 'all' ? `matches in ${r.sessions_searched} sessions` : `matches in ${r.source}`;
+  return [...lines, paint('dim', more(r, noun, 'hindsight grep …'))].join('\n');
+}
+
+/** Control characters (a raw line holds none but JSON can escape some) shown as spaces, so one hit stays one line. */
+function oneLineText(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ');
 }
 
 export function renderLedger(r: Obj, paint: Paint): string {
@@ -207,7 +232,8 @@ export function renderSearch(r: Obj, paint: Paint): string {
   if (!matches.length) return `No matches for ${JSON.stringify(r.query ?? '')}.`;
   const lines: string[] = [];
   for (const m of matches) {
-    const where = m.line_number ? `${m.ledger ?? ''}:${m.line_number}` : String(m.match_type ?? '');
+    const kind = m.match_field ? `${m.match_type}:${m.match_field}` : String(m.match_type ?? '');
+    const where = m.line_number ? `${m.ledger ?? ''}:${m.line_number}` : kind;
     lines.push(`${paint('bold', String(m.session_id))}  ${paint('dim', `${time(m.started_at)}  ${m.format ?? ''}  ${where}`)}`);
     lines.push(`  ${cut(m.excerpt, 300)}`);
   }

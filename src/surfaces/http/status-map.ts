@@ -26,6 +26,8 @@ export const TOOL_ERROR_STATUS: Readonly<Record<string, number>> = {
   PATH_ESCAPES_ROOT: 400,
   WRONG_KIND: 400,
   BINARY_FILE: 400,
+  UNKNOWN_PARSER: 400,
+  INPUT_TOO_LARGE: 413,
   // Sync (src/sync): the remote or the machine id given is not usable as such.
   SYNC_NO_REMOTE: 400,
   SYNC_REMOTE_INVALID: 400,

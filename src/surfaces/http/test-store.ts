@@ -50,6 +50,7 @@ export const EXAMPLE_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   verify_ledger: { ledger: 'governance' },
   list_files: {},
   read_file: { path: 'notes.txt' },
+  parse_tool_calls: { parser: 'hermes', text: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' },
   // Without a configured remote: ok, connected false, saying how to configure one.
   sync_status: {},
 };

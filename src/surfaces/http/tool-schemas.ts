@@ -1,7 +1,7 @@
 // The registry's JSON Schemas, computed once per process: query conversion, the OpenAPI document
 // and GET /api/tools all read them from here rather than converting zod on every request.
 
-import { describeTools } from '../../tools/registry.js';
+import { describeTools } from '../../tools/describe-tools.js';
 import type { ObjectSchema } from './query-args.js';
 
 export type ToolDescription = ReturnType<typeof describeTools>['tools'][number];

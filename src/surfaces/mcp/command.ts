@@ -6,6 +6,7 @@ import type { Store } from '../../store/store.js';
 import { tokenStoreFor } from '../access/tokens/open-tokens.js';
 import { DEFAULT_MCP_PORT, startMcpHttpServer } from './http.js';
 import { serveStdio } from './stdio.js';
+import { DEFAULT_TOOL_SET, resolveToolSelection, ToolSelectionError } from './tool-sets.js';
 import { assertServable, listenFailure, parsePort, untilSignal } from '../server-process.js';
 
 export interface McpCommandOptions {
@@ -15,6 +16,10 @@ export interface McpCommandOptions {
   host?: string;
   port?: string;
   token?: string;
+  /** `--tools`: tool and set names, comma-separated (tool-sets.ts); default the core set. */
+  tools?: string;
+  /** `--output-schemas`: list output schemas and full parameter descriptions too. */
+  outputSchemas?: boolean;
 }
 
 function log(line: string): void {
@@ -24,6 +29,12 @@ function log(line: string): void {
 function usage(message: string): number {
   process.stderr.write(`hindsight: ${message}\n`);
   return 2;
+}
+
+/** "9 tools (core)" — so a person starting the server sees what agents will be offered. */
+function describeExposure(count: number, opts: McpCommandOptions): string {
+  const which = opts.tools ?? `${DEFAULT_TOOL_SET}; --tools all for every tool`;
+  return `${count} tool${count === 1 ? '' : 's'}: ${which}${opts.outputSchemas ? ', with output schemas' : ''}`;
 }
 
 function logInternal(tool: string, err: unknown): void {
@@ -44,14 +55,22 @@ async function warnIfEmpty(store: Store): Promise<void> {
  */
 export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
   const workspaceRoot = opts.root ?? process.cwd();
+  let tools;
+  try {
+    tools = resolveToolSelection(opts.tools);
+  } catch (err) {
+    if (err instanceof ToolSelectionError) return usage(err.message);
+    throw err;
+  }
+  const exposure = { tools, fullListing: opts.outputSchemas === true };
   if (!opts.http) {
     const extra = (['host', 'port', 'token'] as const).filter((k) => opts[k] !== undefined);
     if (extra.length) return usage(`${extra.map((k) => `--${k}`).join(', ')} only apply with --http (stdio needs no address or token)`);
     const store = await openStore({ db: opts.db });
     try {
-      log(`serving ${store.location} over stdio`);
+      log(`serving ${store.location} over stdio (${describeExposure(tools.length, opts)})`);
       await warnIfEmpty(store);
-      await serveStdio({ store, workspaceRoot, onInternalError: logInternal });
+      await serveStdio({ store, workspaceRoot, onInternalError: logInternal, ...exposure });
     } finally {
       await store.close();
     }
@@ -73,7 +92,7 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
     }
     let server;
     try {
-      server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, tokens, onInternalError: logInternal });
+      server = await startMcpHttpServer({ store, workspaceRoot, host, port, token, tokens, onInternalError: logInternal, ...exposure });
     } catch (err) {
       const why = listenFailure(err, host, port);
       if (why === null) throw err;
@@ -81,7 +100,7 @@ export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
       return 1;
     }
     const guard = team ? ' (bearer token required: the admin --token or a team token, which sees only its projects)' : token ? ' (bearer token required)' : '';
-    log(`serving ${store.location} at ${server.url}${guard}`);
+    log(`serving ${store.location} at ${server.url}${guard} (${describeExposure(tools.length, opts)})`);
     await warnIfEmpty(store);
     await untilSignal();
     await server.close();

@@ -53,7 +53,7 @@ function post(url: string, headers: Record<string, string>, method = 'POST'): Pr
 beforeAll(async () => {
   let root: string;
   ({ store, root } = await fixtureStore());
-  open = await startMcpHttpServer({ store, port: 0, workspaceRoot: root });
+  open = await startMcpHttpServer({ store, port: 0, workspaceRoot: root, tools: TOOLS });
   guarded = await startMcpHttpServer({ store, port: 0, token: TOKEN });
 });
 
@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 describe('startMcpHttpServer', () => {
-  it('serves every tool at http://127.0.0.1:PORT/mcp to the SDK client', async () => {
+  it('serves the chosen tools (here every tool) at http://127.0.0.1:PORT/mcp to the SDK client', async () => {
     expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await connect(open.url);
     try {

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { HindsightError } from '../../core/errors.js';
-import type { ToolContext } from '../../tools/tool.js';
+import type { AnyTool, ToolContext } from '../../tools/tool.js';
 import { createAuthorizer } from '../access/authorize.js';
 import { hostCheckFor } from '../access/loopback.js';
 import type { TokenStore } from '../access/tokens/token-store.js';
@@ -27,6 +27,10 @@ export interface McpHttpOptions extends ToolContext {
   /** The store's team tokens (tokenStoreFor(store)): once any exists, requests need one. */
   tokens?: TokenStore;
   onInternalError?: (tool: string, err: unknown) => void;
+  /** The tools listed and callable (default: the core set). */
+  tools?: readonly AnyTool[];
+  /** List output schemas and full parameter descriptions. */
+  fullListing?: boolean;
 }
 
 export interface McpHttpServer {
@@ -89,7 +93,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       return sendJsonRpcError(res, 405, `${req.method} is not supported: this stateless MCP server answers POST ${MCP_PATH} only.`, { allow: 'POST' });
     }
     // The principal decides the store (a team token sees its projects) and the read-only rules.
-    const server = buildServer({ ...ctx, principal: access.principal, onInternalError: options.onInternalError });
+    const server = buildServer({ ...ctx, principal: access.principal, onInternalError: options.onInternalError, tools: options.tools, fullListing: options.fullListing });
     // JSON responses rather than SSE: every answer is one message, and plain JSON is cheaper.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/registry.js';
 import type { Store } from '../../store/store.js';
 import { openStore } from '../../store/open.js';
-import { buildServer } from './server.js';
+import { buildServer, type BuildServerOptions } from './server.js';
+import { TOOL_SETS } from './tool-sets.js';
 import { CC_SESSION, fixtureStore } from './test-store.js';
 
 let store: Store;
@@ -17,9 +18,10 @@ let db: string;
 let root: string;
 let client: Client;
 
-async function connect(s: Store, workspaceRoot?: string): Promise<Client> {
+/** Every tool, fully listed (output schemas included) unless `exposure` says otherwise. */
+async function connect(s: Store, workspaceRoot?: string, exposure: Pick<BuildServerOptions, 'tools' | 'fullListing'> = { tools: TOOLS, fullListing: true }): Promise<Client> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await buildServer({ store: s, workspaceRoot }).connect(serverSide);
+  await buildServer({ store: s, workspaceRoot, ...exposure }).connect(serverSide);
   const c = new Client({ name: 'hindsight-test', version: '1.0.0' });
   await c.connect(clientSide);
   return c;
@@ -46,6 +48,30 @@ afterAll(async () => {
 });
 
 describe('buildServer', () => {
+  it('lists the core set compactly by default: under 20 KB, no output schemas, and refuses tools it does not list', async () => {
+    const compact = await connect(store, root, {});
+    try {
+      const listed = await compact.listTools();
+      expect(listed.tools.map((t) => t.name)).toEqual(TOOLS.filter((t) => TOOL_SETS.core!.includes(t.name)).map((t) => t.name));
+      expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(20_000);
+      for (const t of listed.tools) {
+        expect(t.outputSchema, t.name).toBeUndefined();
+        expect(t.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+        // Ranges and defaults stay in the schema when the shared words go.
+        expect(t.inputSchema.properties?.max_bytes).toMatchObject({ type: 'integer', minimum: 1, maximum: 10_000_000, description: 'Byte cap; truncated: true when items were cut.' });
+      }
+      const reconstruct = listed.tools.find((t) => t.name === 'reconstruct_session')!;
+      expect(reconstruct.inputSchema.properties?.limit).toEqual({ type: 'integer', minimum: 1, maximum: 2000, default: 25 });
+      // Without an output schema the client takes structuredContent as it comes.
+      const r = await call('session_overview', { session_id: CC_SESSION }, compact);
+      expect(r.isError).toBeFalsy();
+      expect((r.structuredContent as { status: string }).status).toBe('ok');
+      await expect(call('read_file', { path: 'README.md' }, compact)).rejects.toThrow(/Unknown tool "read_file"\. It exists but this server was not started with it: add it with hindsight mcp --tools/);
+    } finally {
+      await compact.close();
+    }
+  });
+
   it('lists every registry tool once, with input and output schemas and hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
@@ -101,6 +127,7 @@ describe('buildServer', () => {
       ['verify_ledger', { ledger: 'ho2m' }],
       ['list_files', {}],
       ['read_file', { path: 'README.md', limit: 5 }],
+      ['parse_tool_calls', { parser: 'hermes', text: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' }],
     ];
     const covered = new Set(calls.map(([n]) => n));
     // Tools added to the registry later still get called (with no arguments) and must not break the client.

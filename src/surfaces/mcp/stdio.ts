@@ -3,8 +3,7 @@
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolContext } from '../../tools/tool.js';
-import { buildServer } from './server.js';
+import { buildServer, type BuildServerOptions } from './server.js';
 
 type RequestId = string | number;
 
@@ -18,7 +17,7 @@ const responseId = (m: JSONRPCMessage): RequestId | undefined => (('result' in m
  * @example
  * await serveStdio({ store }); // then close the store
  */
-export async function serveStdio(ctx: ToolContext & { onInternalError?: (tool: string, err: unknown) => void }): Promise<void> {
+export async function serveStdio(ctx: BuildServerOptions): Promise<void> {
   const server = buildServer(ctx);
   const transport = new StdioServerTransport();
   const pending = new Set<RequestId>();

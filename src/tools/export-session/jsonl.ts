@@ -9,6 +9,7 @@
 // Lines are exact bytes (decoded as UTF-8; blank lines are left out); with redaction, a line that holds a secret is
 // re-serialised with the secret replaced, every other line stays byte-identical.
 
+import { jsonDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import { redactValue } from '../../core/redact.js';
 import type { SessionRow, Store } from '../../store/store.js';
 
@@ -26,6 +27,8 @@ function redactLine(text: string): string {
     return text;
   }
   const redacted = redactValue(value);
+  // A line nested deeper than MAX_JSON_DEPTH comes back cut (and JSON.stringify could not take it whole).
+  if (jsonDepth(value, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH) return JSON.stringify(redacted);
   return JSON.stringify(redacted) === JSON.stringify(value) ? text : JSON.stringify(redacted);
 }
 

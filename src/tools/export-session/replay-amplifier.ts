@@ -6,6 +6,7 @@ import type { StoredEvent } from '../../importers/importer.js';
 import { amplifierBlockOf } from '../reconstruct-session/payload.js';
 import { contentText, cutText, note, type FormatMapper, type MapContext } from './replay-shared.js';
 import { asObj, clip, summariseArgs, summariseResult, toolFamily, type Obj } from './summarise-tool.js';
+import { boundDepth } from '../../core/json-depth.js';
 
 const FINDINGS_CHARS = 300;
 const PARSE_LIMIT_CHARS = 1024 * 1024;
@@ -17,7 +18,7 @@ function toolOutput(content: unknown): { text: string; structured: Obj | undefin
   let value: unknown = content;
   if (typeof content === 'string' && content.trimStart().startsWith('{') && content.length <= PARSE_LIMIT_CHARS) {
     try {
-      value = JSON.parse(content);
+      value = boundDepth(JSON.parse(content));
     } catch {
       value = content;
     }

@@ -2,6 +2,8 @@
 // entry per thing that happened, sub-agents merged in time order, tool payloads summarised.
 // Streams the timeline a page at a time, so memory does not grow with the session.
 //
+// Header: {"v":1,"session","format","cwd","branch","started","version","title"}; the seed's
+// fields are always there, null when the source does not say (branch: Claude Code's gitBranch).
 // Entry fields: t (time, ISO UTC ms), r (role: user | assistant | system | agent | agent_result),
 // m (message text), cut (bytes of m left out past the limit), kind (why a user text is not a
 // human prompt: command, system-reminder, …), thinking, tool, args, tool_result, status
@@ -83,15 +85,27 @@ async function agentsOfCalls(store: Store, session: SessionRow): Promise<Map<str
   return map;
 }
 
-/** The header line: who, where, when (fields the source does not say are left out). */
+/** A session fact the importer recorded from its lines (Claude Code: gitBranch, version of the first line with a cwd). */
+function factText(session: SessionRow, key: string): string | null {
+  const v = session.facts.attrs?.[key];
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/**
+ * The header line: who, where, when. The seed's fields (v, session, cwd, branch, started) are
+ * always present, null when the source does not say; format, version and title are Hindsight's.
+ */
 export function replayHeader(session: SessionRow): Obj {
-  const branch = typeof session.attrs.gitBranch === 'string' ? session.attrs.gitBranch : undefined;
-  const header: Obj = { v: 1, session: session.id, format: session.format };
-  if (session.projectPath) header.cwd = session.projectPath;
-  if (branch) header.branch = branch;
-  if (session.startedAt) header.started = session.startedAt;
-  if (session.title) header.title = session.title;
-  return header;
+  return {
+    v: 1,
+    session: session.id,
+    format: session.format,
+    cwd: session.projectPath ?? null,
+    branch: factText(session, 'gitBranch'),
+    started: session.startedAt ?? null,
+    version: factText(session, 'version'),
+    title: session.title ?? null,
+  };
 }
 
 /** How a sub-agent is named in ctx lines: its agent id under the exported session, else its session id. */
@@ -115,7 +129,7 @@ export async function* replayEntries(store: Store, session: SessionRow, opts: Re
     places: new Map(),
     start: {
       cwd: session.projectPath ?? undefined,
-      branch: typeof session.attrs.gitBranch === 'string' ? session.attrs.gitBranch : undefined,
+      branch: factText(session, 'gitBranch') ?? undefined,
     },
   };
   const models = new Map<string, string>();

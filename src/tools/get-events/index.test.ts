@@ -16,7 +16,7 @@ type Result = Record<string, any>;
 
 const CC = '491e126e-1e71-469c-ade2-fcc8af567c74';
 const SECRET = 'sk-ant-api03-Zx81bQv0LmTn4Kd7Wq2Rs9Hc6Yf3Ja5E';
-const BASE_KEYS = ['index', 'seq', 'timestamp', 'type', 'kind', 'turn', 'is_error', 'ledger', 'file', 'line_number'].sort();
+const BASE_KEYS = ['index', 'seq', 'ts', 'event', 'timestamp', 'type', 'kind', 'turn', 'is_error', 'ledger', 'file', 'line_number'].sort();
 
 let store: SqliteStore;
 let ccRoot: string;

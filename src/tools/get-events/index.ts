@@ -40,6 +40,9 @@ const input = z
 const eventShape = z.object({
   index: z.number().int(),
   seq: z.number().int(),
+  /** The seed's names: ts (= timestamp) and event (= type). */
+  ts: z.string().nullable(),
+  event: z.string(),
   timestamp: z.string().nullable(),
   type: z.string(),
   kind: z.string(),
@@ -83,7 +86,7 @@ export const getEvents = defineTool({
   name: 'get_events',
   title: 'Get events (safe)',
   description:
-    "Page through one session's own events (its sub-agents are sessions of their own) in timeline order, safely: each event gives index (position in the session's timeline, as reconstruct_session counts), timestamp, type (native), kind, turn, is_error and its place (ledger, file, line_number) — never its payload. Ask for payload values with `fields` (dotted paths into the raw JSON line); each value is capped with a visible cut marker, so even a 100 KB line yields a few KB. Filter with event_types (types or kinds) and errors_only. total_count counts the matching events; page with limit/offset (next_offset). Accepts a unique id prefix.",
+    "Page through one session's own events (its sub-agents are sessions of their own) in timeline order, safely: each event gives index (position in the session's timeline, as reconstruct_session counts), ts and event (the seed's names; the same values as timestamp and type, the native type), kind, turn, is_error and its place (ledger, file, line_number) — never its payload. Ask for payload values with `fields` (dotted paths into the raw JSON line); each value is capped with a visible cut marker, so even a 100 KB line yields a few KB. Filter with event_types (types or kinds) and errors_only. total_count counts the matching events; page with limit/offset (next_offset). Accepts a unique id prefix.",
   input,
   output: z.object({
     status: z.literal('ok'),
@@ -101,10 +104,13 @@ export const getEvents = defineTool({
     const lines = fields.length > 0 ? await loadLines(store, rows.map((r) => r.event)) : null;
     const notFound = new Set(fields);
     const events = rows.map(({ index, event: e }) => {
+      const ts = keyToIso(e.tsKey);
       const row: z.infer<typeof eventShape> = {
         index,
         seq: e.seq,
-        timestamp: keyToIso(e.tsKey),
+        ts,
+        event: e.type,
+        timestamp: ts,
         type: e.type,
         kind: e.kind,
         turn: e.turn,

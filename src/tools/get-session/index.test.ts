@@ -72,14 +72,14 @@ describe('metadata', () => {
     expect(typeof a.metadata).toBe('object');
   });
 
-  it('events summary by default: counts by type and kind, first/last, errors; off when asked', async () => {
-    const r = await call({ session_id: 'SES-28917E0E' });
+  it('events summary when asked: counts by type and kind, first/last, errors; null by default (the seed: default false)', async () => {
+    const r = await call({ session_id: 'SES-28917E0E', include_events_summary: true });
     expect(r.events_summary.total_events).toBe((await store.getSession('SES-28917E0E'))!.eventCount);
     expect(r.events_summary.event_types.DEGRADATION).toBeGreaterThan(0);
     expect(r.events_summary.first_errors[0]).toMatchObject({ event: 'DEGRADATION', ledger: expect.any(String), line_number: expect.any(Number) });
-    expect(r).not.toHaveProperty('transcript');
-    const off = await call({ session_id: 'SES-28917E0E', include_events_summary: false });
-    expect(off).not.toHaveProperty('events_summary');
+    expect(r.transcript).toBeNull();
+    const off = await call({ session_id: 'SES-28917E0E' });
+    expect(off.events_summary).toBeNull();
   });
 });
 

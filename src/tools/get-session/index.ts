@@ -31,7 +31,7 @@ const input = z
       .max(200, 'transcript_limit must be from 1 to 200')
       .default(50)
       .describe('Messages per page (1–200).'),
-    include_events_summary: z.boolean().default(true).describe('Add event counts by type and kind, first/last timestamps, duration, and the first errors.'),
+    include_events_summary: z.boolean().default(false).describe('Add event counts by type and kind, first/last timestamps, duration, and the first errors (default false, as the seed says).'),
     max_bytes: maxBytesArg(50_000),
     redact: redactArg,
   })
@@ -40,7 +40,7 @@ const input = z
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify({ status: 'ok', ...(v as object) }));
 
 /** Fit max_bytes by dropping transcript messages from the end (the page fields follow). */
-function fitTranscript<B extends { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } }>(body: B, maxBytes: number): B & { truncated?: true } {
+function fitTranscript<B extends { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } | null }>(body: B, maxBytes: number): B & { truncated?: true } {
   if (size(body) <= maxBytes) return body;
   const t = body.transcript;
   const shaped = (n: number) =>
@@ -60,7 +60,7 @@ export const getSession = defineTool({
   name: 'get_session',
   title: 'Get session details',
   description:
-    "One session of any format by full id or unique prefix (an ambiguous prefix is an error listing the candidates): the list_sessions fields plus project_path, path (its main source file) and ledgers (every source file with path, line count and size), source (local, cloud — pulled from another machine by hindsight sync — or both), parent_id and children_ids, models, tokens own and total, counts, and the format's metadata. include_events_summary (default true) adds event counts by type and kind, first/last event, duration_ms and the first errors; include_transcript adds a page of user and assistant messages (transcript_offset / transcript_limit), each text bounded. For payloads use get_events with fields; for the full timeline reconstruct_session.",
+    "One session of any format by full id or unique prefix (an ambiguous prefix is an error listing the candidates): the list_sessions fields plus project_path, path (its own main source file) and ledgers (its own source files with path, line count and size; sub-agents and forks are listed in children_ids, never merged in), source (local, cloud — pulled from another machine by hindsight sync — or both), parent_id, models, tokens own and total, counts; metadata is the session's metadata document exactly as written (Amplifier metadata.json, a Claude Code sub-agent's meta.json; null for formats without one, metadata_note says why when it could not be read) and facts what Hindsight derived from it. include_events_summary (default false) adds event counts by type and kind, first/last event, duration_ms and the first errors; include_transcript adds a page of user and assistant messages (transcript_offset / transcript_limit), each text bounded; both are null when not asked for. For payloads use get_events with fields; for the full timeline reconstruct_session.",
   input,
   output: z.object({ status: z.literal('ok'), session_id: z.string() }).passthrough(),
   async handler(args, { store }) {
@@ -70,7 +70,13 @@ export const getSession = defineTool({
     const events = needEvents ? await ownEvents(store, session.id) : [];
     // Where the data lives when sync is in use (the seed's `source`): read from the local sync state, no network.
     const source = sourceLens(store).sourceOf(session);
-    const body: Record<string, unknown> & { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } } = { ...metadata, source };
+    // The seed's optional parts are always present: null unless asked for.
+    const body: Record<string, unknown> & { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } | null } = {
+      ...metadata,
+      source,
+      events_summary: null,
+      transcript: null,
+    };
     if (args.include_events_summary) {
       const problems = problemEvents(events);
       body.events_summary = {

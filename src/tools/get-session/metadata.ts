@@ -1,10 +1,13 @@
 // A session's metadata for get_session: the list_sessions row, then what only one session shows —
-// project path, parent and children, its source ledgers with paths and line counts, models,
-// tokens own and total, and its format's facts (each value bounded).
+// project path, parent and children (listed, never merged: a session's ledgers are its own files),
+// its source ledgers with paths and line counts, models, tokens own and total, its metadata
+// document as written (`metadata`) and the facts Hindsight derived from it (`facts`, each bounded).
 
 import type { SessionRow, Store } from '../../store/store.js';
 import { capValue } from '../get-events/cap.js';
+import { seedListFields } from '../list-sessions/seed-fields.js';
 import { sessionListItem, tokensView } from '../session-view.js';
+import { metadataDocument } from './metadata-document.js';
 
 const MAX_CHILDREN = 100;
 const FACT_CHARS = 1_000;
@@ -28,12 +31,14 @@ export async function sessionMetadata(store: Store, s: SessionRow, redact: boole
       .map((f) => ({ path: f.path, rel_path: f.relPath, lines: f.lines, size: f.size, generation: f.generation, superseded: f.superseded }))
       .sort((a, b) => Number(a.superseded) - Number(b.superseded)),
   }));
+  const document = await metadataDocument(store, s, ledgers, redact);
   const main = ledgerViews.find((l) => l.ledger === s.mainLedger) ?? ledgerViews[0];
   const path = main?.files.find((f) => !f.superseded)?.path ?? null;
   // The row's `status` would overwrite the envelope's: the session's is session_status here.
   const { tokens: _total, children: childCount, status, ...row } = sessionListItem(s, redact);
   return {
     ...row,
+    ...seedListFields(s, redact),
     session_status: status,
     project_path: s.projectPath,
     root: s.root,
@@ -53,7 +58,8 @@ export async function sessionMetadata(store: Store, s: SessionRow, redact: boole
     compactions: s.compactions,
     rewrites: s.rewrites,
     ledgers: ledgerViews,
-    metadata: bounded(s.facts.attrs ?? {}, redact),
+    ...document,
+    facts: bounded(s.facts.attrs ?? {}, redact),
     summary_attrs: bounded(s.attrs, redact),
   };
 }

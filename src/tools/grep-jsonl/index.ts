@@ -3,14 +3,24 @@
 // file), each match with its own file and line number and the exact line. No redaction: this is
 // an exact-evidence tool (decisions.md). The matching runs on a worker thread under a deadline
 // (search-pool.ts), on RE2 when the pattern allows (safe-regex.ts planUserSearch).
+//
+// Two scopes: one ledger (the seed's contract: a Control Plane ledger, or one ledger of a session),
+// or every session of every format (scope "all", every-session.ts), where each hit also names its
+// session and ledger. Every hit says where the match is in the line and carries a bounded excerpt
+// around it (excerpt.ts): a JSONL line is often tens of KB, and its head rarely holds the match.
 
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
+import { FORMATS } from '../../core/model.js';
 import { MAX_PATTERN_LENGTH, planUserSearch, type SearchPlan } from '../../core/safe-regex.js';
 import type { EvidenceBlockView, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
-import { ledgerAddressArgs, resolveLedger, type LedgerSelection } from '../ledger-address.js';
+import { ledgerAddressArgs, resolveLedger, type LedgerFile, type LedgerSelection } from '../ledger-address.js';
+import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
+import { InvalidArguments } from '../../core/errors.js';
+import { everySessionFiles, type GrepFile } from './every-session.js';
+import { matchFinder, placeMatch } from './excerpt.js';
 import { SearchSession, type SearchEnd } from './search-pool.js';
 import { scanLedgerFiles, type ReadFrom } from './source.js';
 
@@ -41,6 +51,19 @@ const input = z
       .max(600_000, 'timeout_ms must be from 1 to 600000')
       .default(10_000)
       .describe('Deadline for the search in milliseconds (1–600000). When it passes, the result is what was found so far, with truncated: "deadline".'),
+    scope: z
+      .enum(['ledger', 'all'])
+      .optional()
+      .describe(
+        'ledger: one ledger (see ledger, root, session_id); all: every ledger of every session of every format, narrowed by session_id (with its sub-agents), format, project and since. Default: ledger when ledger, root or session_id is given or a Control Plane root is ingested (and no format, project or since), else all.',
+      ),
+    format: z.enum(FORMATS).optional().describe('scope all: only sessions of this format.'),
+    project: z.string().min(1).optional().describe('scope all: only sessions whose project name or path contains this text (case-insensitive).'),
+    since: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'since must be a UTC day, YYYY-MM-DD')
+      .optional()
+      .describe('scope all: only sessions active on or after this UTC day (YYYY-MM-DD).'),
     limit: limitArg(20, 500),
     offset: offsetArg,
     ...ledgerAddressArgs,
@@ -51,6 +74,12 @@ const input = z
 const hitShape = z.object({
   line_number: z.number().int(),
   file: z.string(),
+  session_id: z.string().nullable().optional().describe('scope all: the session the line belongs to (null: a Control Plane entry of no session).'),
+  ledger: z.string().optional().describe('scope all: the ledger of the file.'),
+  match_offset: z.number().int().optional().describe('Byte offset of the first match from the start of the line.'),
+  match_length: z.number().int().optional().describe('Length of the first match in bytes.'),
+  excerpt: z.string().optional().describe('The line around the first match (120 characters each side at most; … marks a cut).'),
+  excerpt_match: z.tuple([z.number().int(), z.number().int()]).optional().describe('Start and end (exclusive) of the match inside excerpt.'),
   raw: z.string(),
   raw_base64: z.string().optional(),
   incomplete: z.boolean().optional(),
@@ -62,7 +91,7 @@ type FoundHit = Hit & { fileId: number; bytes: Buffer };
 
 /** The lines a Control Plane session owns, per file, sorted: its entries in the shared ledger. */
 async function sessionLines(store: Store, sel: LedgerSelection, sessionId: string): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>();
+  const out = new Map<number, number[]>(sel.fileIds.map((id) => [id, []])); // a file without its entries is skipped
   for (let offset = 0; ; offset += SESSION_PAGE) {
     const { total, entries } = await store.ledgerEntries({ fileIds: sel.fileIds, sessionId, offset, limit: SESSION_PAGE });
     for (const e of entries) {
@@ -102,7 +131,7 @@ interface Found {
 /** One pass over the ledger: blocks go to the search worker, answers come back in order. */
 async function grep(
   store: Store,
-  sel: LedgerSelection,
+  files: LedgerFile[],
   plan: SearchPlan,
   window: { offset: number; limit: number; deadlineAt: number },
   only: Map<number, number[]> | null,
@@ -125,17 +154,18 @@ async function grep(
   };
   await scanLedgerFiles(
     store,
-    sel.files,
+    files,
     (block, from) => {
       if (session.stopped) return false;
       const n = block.lines.length;
       if (n === 0) return;
       readFrom.set(block.file, from);
       let indexes: Int32Array | null = null;
-      if (only !== null) {
-        const wanted = only.get(block.fileId);
-        indexes = wanted ? Int32Array.from(wantedIn(block, wanted)) : null;
-        if (indexes === null || indexes.length === 0) return;
+      // A file in `only` is limited to its lines (none: skipped); any other file is read whole.
+      const wanted = only?.get(block.fileId);
+      if (wanted !== undefined) {
+        indexes = Int32Array.from(wantedIn(block, wanted));
+        if (indexes.length === 0) return;
       }
       const starts = new Int32Array(n);
       const lengths = new Int32Array(n);
@@ -170,11 +200,12 @@ export const grepJsonl = defineTool({
   name: 'grep_jsonl',
   title: 'Grep a ledger',
   description:
-    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the source files are deleted or rewritten; a source file still unchanged since ingest is read directly, which is faster — each entry's read_from says which, and a live line that differs from the stored evidence sends that file back to the evidence, listed in live_differs_from_evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. The search runs off the server's event loop with a deadline (timeout_ms, default 10000): past it, the result holds what was found so far and truncated is \"deadline\". Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). Not redacted: exact evidence.",
+    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the source files are deleted or rewritten; a source file still unchanged since ingest is read directly, which is faster — each entry's read_from says which, and a live line that differs from the stored evidence sends that file back to the evidence, listed in live_differs_from_evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. The search runs off the server's event loop with a deadline (timeout_ms, default 10000): past it, the result holds what was found so far and truncated is \"deadline\". Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). With scope \"all\" (the default on a store without a Control Plane root), every ledger of every session of every format, narrowed by session_id (an id or unique prefix; its sub-agents too), format, project and since; each entry then names its session_id and ledger. Every entry gives match_offset and match_length (bytes in the line) and an excerpt of up to 120 characters each side of the match, with excerpt_match its place in the excerpt. Not redacted: exact evidence.",
   input,
   output: z.object({
     status: z.literal('ok'),
-    source: z.string(),
+    source: z.string().describe('The ledger searched, or "all" (scope all).'),
+    scope: z.enum(['ledger', 'all']),
     root: z.string().nullable(),
     session_id: z.string().nullable(),
     pattern: z.string(),
@@ -184,35 +215,53 @@ export const grepJsonl = defineTool({
     truncated: z.union([z.literal(true), z.literal('deadline')]).optional(),
     read_from: z.enum(['evidence', 'live', 'mixed']),
     live_differs_from_evidence: z.array(z.object({ file: z.string(), line_number: z.number().int() })),
-    files_searched: z.array(z.string()),
+    files_searched: z.array(z.string()).describe('The files read (the first 100; files_searched_count counts them all).'),
+    files_searched_count: z.number().int(),
+    sessions_searched: z.number().int().optional().describe('scope all: how many sessions the filters left.'),
     entries: z.array(hitShape),
   }),
   async handler(args, { store }) {
     const deadlineAt = Date.now() + args.timeout_ms;
     const plan = await planUserSearch(args.pattern, { ignoreCase: args.ignore_case });
-    const sel = await resolveLedger(store, args, { defaultLedger: 'main' });
-    const only = sel.entrySessionId !== null ? await sessionLines(store, sel, sel.entrySessionId) : null;
+    const scope = args.scope ?? (await defaultScope(store, args));
+    const filtering = args.format !== undefined || args.project !== undefined || args.since !== undefined;
+    if (scope === 'ledger' && filtering) throw InvalidArguments('format, project and since narrow scope "all"; pass scope: "all" (or leave ledger and root out).');
+    if (scope === 'all' && (args.ledger !== undefined || args.root !== undefined)) {
+      throw InvalidArguments('ledger and root name one ledger: pass scope: "ledger" with them, or leave them out to search every session.');
+    }
+    // A session may be named by a unique prefix of its id (AMBIGUOUS_SESSION lists the candidates).
+    const session = args.session_id !== undefined ? await resolveSession(store, args.session_id) : null;
+    const target = await searchTarget(store, scope, { ...args, session_id: session?.id });
     const window = { offset: args.offset, limit: args.limit, deadlineAt };
-    const everyFile = new Set(sel.files.map((f) => f.fileId));
-    let found = await grep(store, sel, plan, window, only, args.read_from === 'evidence' ? everyFile : new Set());
+    const everyFile = new Set(target.files.map((f) => f.fileId));
+    let found = await grep(store, target.files, plan, window, target.only, args.read_from === 'evidence' ? everyFile : new Set());
     const differing = await liveDifferences(store, found.hits);
     if (differing.length > 0 && found.end === 'done') {
       // Never mix: the files whose live lines are not the evidence are searched again from the evidence.
-      found = await grep(store, sel, plan, window, only, new Set(differing.map((h) => h.fileId)));
+      found = await grep(store, target.files, plan, window, target.only, new Set(differing.map((h) => h.fileId)));
     }
+    const find = await matchFinder(plan);
+    const entries = found.hits.map(({ fileId, bytes, ...hit }) => {
+      const where = target.place(fileId, hit.line_number);
+      return { ...hit, ...where, ...(placeMatch(find, bytes, hit.raw) ?? {}) };
+    });
+    const filesSearched = target.files.map((f) => f.file);
     const body = fitMaxBytes(
       {
-        source: sel.ledger,
-        root: sel.root,
-        session_id: sel.session?.id ?? null,
+        source: target.source,
+        scope,
+        root: target.root,
+        session_id: target.sessionId,
         pattern: args.pattern,
         ignore_case: args.ignore_case,
         engine: plan.engine,
         ...page(found.count, args.limit, args.offset, found.hits.length),
         read_from: overall(found.readFrom),
         live_differs_from_evidence: differing.map((h) => ({ file: h.file, line_number: h.line_number })),
-        files_searched: sel.files.map((f) => f.file),
-        entries: found.hits.map(({ fileId: _id, bytes: _bytes, ...hit }) => hit),
+        files_searched: filesSearched.slice(0, MAX_FILES_LISTED),
+        files_searched_count: filesSearched.length,
+        ...(target.sessions !== null && { sessions_searched: target.sessions }),
+        entries,
       },
       'entries',
       args.max_bytes,
@@ -220,3 +269,56 @@ export const grepJsonl = defineTool({
     return found.end === 'deadline' ? { ...body, truncated: 'deadline' as const } : body;
   },
 });
+
+/** Paths listed in files_searched (files_searched_count counts them all). */
+const MAX_FILES_LISTED = 100;
+
+/** Without scope: one ledger when the call names one or the store has a Control Plane root (the seed's default), else every session. */
+async function defaultScope(
+  store: Store,
+  args: { ledger?: string | undefined; root?: string | undefined; session_id?: string | undefined; format?: unknown; project?: unknown; since?: unknown },
+): Promise<'ledger' | 'all'> {
+  if (args.ledger !== undefined || args.root !== undefined) return 'ledger';
+  if (args.format !== undefined || args.project !== undefined || args.since !== undefined) return 'all';
+  if (args.session_id !== undefined) return 'ledger';
+  return (await store.listRoots('control-plane')).length > 0 ? 'ledger' : 'all';
+}
+
+interface SearchTarget {
+  source: string;
+  root: string | null;
+  sessionId: string | null;
+  files: LedgerFile[];
+  only: Map<number, number[]> | null;
+  /** Sessions searched (scope all), else null. */
+  sessions: number | null;
+  /** What a hit adds about where it is (scope all: its session and ledger). */
+  place(fileId: number, lineNumber: number): { session_id?: string | null; ledger?: string };
+}
+
+async function searchTarget(
+  store: Store,
+  scope: 'ledger' | 'all',
+  args: { ledger?: string | undefined; root?: string | undefined; session_id?: string | undefined; format?: (typeof FORMATS)[number] | undefined; project?: string | undefined; since?: string | undefined },
+): Promise<SearchTarget> {
+  if (scope === 'ledger') {
+    const sel = await resolveLedger(store, args, { defaultLedger: 'main' });
+    const only = sel.entrySessionId !== null ? await sessionLines(store, sel, sel.entrySessionId) : null;
+    return { source: sel.ledger, root: sel.root, sessionId: sel.session?.id ?? null, files: sel.files, only, sessions: null, place: () => ({}) };
+  }
+  const every = await everySessionFiles(store, args);
+  const byId = new Map<number, GrepFile>(every.files.map((f) => [f.fileId, f]));
+  return {
+    source: 'all',
+    root: null,
+    sessionId: args.session_id ?? null,
+    files: every.files,
+    only: every.only,
+    sessions: every.sessions,
+    place(fileId, lineNumber) {
+      const f = byId.get(fileId)!;
+      const sessionId = f.sessionId ?? every.lineSessions.get(fileId)?.get(lineNumber) ?? null;
+      return { session_id: sessionId, ledger: f.ledger };
+    },
+  };
+}

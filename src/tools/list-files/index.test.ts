@@ -76,12 +76,15 @@ describe('list_files', () => {
     expect(findTool('list_files')).toBe(listFiles);
   });
 
-  it('stops at 500 entries with truncated: true', async () => {
+  it('lists the first 500 entries with truncated: true; count is every entry found (the seed: len(files) before the cut)', async () => {
     const big = join(root, 'big');
     mkdirSync(big);
     for (let i = 0; i < 600; i++) writeFileSync(join(big, `f${String(i).padStart(3, '0')}.txt`), '');
     const r = await call({ path: 'big' });
-    expect(r.count).toBe(500);
+    expect(r.count).toBe(600);
+    expect(r.returned).toBe(500);
+    expect(r.files).toHaveLength(500);
+    expect(r.files.at(-1).path).toBe('big/f499.txt');
     expect(r.truncated).toBe(true);
   });
 });

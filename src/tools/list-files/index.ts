@@ -31,13 +31,14 @@ export const listFiles = defineTool({
   machineLocal: true,
   title: 'List workspace files',
   description:
-    'List files and folders under a path of the workspace root (--root, default the current directory), sorted, depth-first, at most 500 entries (truncated: true beyond). Hidden folders, node_modules and __pycache__ are skipped; paths outside the root (.., absolute, symlinks pointing out) are refused.',
+    'List files and folders under a path of the workspace root (--root, default the current directory), sorted, depth-first. count is every entry found; files holds the first 500 (returned says how many; truncated: true when count is larger). Hidden folders, node_modules and __pycache__ are skipped; paths outside the root (.., absolute, symlinks pointing out) are refused.',
   input,
   output: z.object({
     status: z.literal('ok'),
     root: z.string(),
     max_depth: z.number().int(),
     count: z.number().int(),
+    returned: z.number().int(),
     truncated: z.boolean(),
     files: z.array(entryShape),
   }),
@@ -47,8 +48,13 @@ export const listFiles = defineTool({
     if (!statSync(start).isDirectory()) throw WrongKind(args.path, 'folder');
     const depthLimit = Math.min(args.max_depth, MAX_DEPTH);
     const match = globToRegExp(args.glob);
+    // The seed's count is every entry found; the listing keeps the first MAX_ENTRIES of them.
     const files: z.infer<typeof entryShape>[] = [];
-    let truncated = false;
+    let found = 0;
+    const add = (entry: z.infer<typeof entryShape>) => {
+      found++;
+      if (files.length < MAX_ENTRIES) files.push(entry);
+    };
     const walk = (dir: string, depth: number): void => {
       let entries: Dirent[];
       try {
@@ -58,25 +64,28 @@ export const listFiles = defineTool({
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
-        if (files.length >= MAX_ENTRIES) {
-          truncated = true;
-          return;
-        }
         const full = join(dir, e.name);
         const rel = relativeTo(root, full);
         if (e.isDirectory()) {
           if (e.name.startsWith('.') || SKIPPED.has(e.name)) continue;
-          files.push({ path: `${rel}/`, type: 'dir' });
+          add({ path: `${rel}/`, type: 'dir' });
           if (depth < depthLimit) walk(full, depth + 1);
         } else if (e.isSymbolicLink()) {
           // Listed but never followed: a link may point outside the root.
-          if (match.test(e.name)) files.push({ path: rel, type: 'symlink' });
+          if (match.test(e.name)) add({ path: rel, type: 'symlink' });
         } else if (e.isFile() && match.test(e.name)) {
-          files.push({ path: rel, type: 'file', size: lstatSync(full).size });
+          add({ path: rel, type: 'file', size: lstatSync(full).size });
         }
       }
     };
     walk(start, 1);
-    return { root: relativeTo(root, start) || '.', max_depth: depthLimit, count: files.length, truncated, files };
+    return {
+      root: relativeTo(root, start) || '.',
+      max_depth: depthLimit,
+      count: found,
+      returned: files.length,
+      truncated: found > files.length,
+      files,
+    };
   },
 });

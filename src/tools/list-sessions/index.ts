@@ -9,6 +9,7 @@ import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactA
 import { sessionListItem, sessionListItemShape } from '../session-view.js';
 import { defineTool } from '../tool.js';
 import { sourceLens } from '../../sync/source.js';
+import { seedListFields, seedListShape } from './seed-fields.js';
 
 const input = z
   .object({
@@ -43,12 +44,12 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List sessions',
   description:
-    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Filters: project, format, status, date_range (by start time, UTC days), model (substring of a model name), top_level_only (default true: sub-agents and forks are hidden, pass false to see them). Each row says source: local, cloud (pulled from another machine by hindsight sync) or both (pushed to the sync remote); include_cloud (default true when a sync remote is configured) shows or hides the cloud ones. Paginated with limit/offset; count is the total.',
+    'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included), and the seed contract names beside them: created (= started_at), modified (ended_at, else started_at), name (= title), model (the model metadata.json names, else the first model used) and bundle (Amplifier; else null). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Filters: project, format, status, date_range (by start time, UTC days), model (substring of a model name), top_level_only (default true: sub-agents and forks are hidden, pass false to see them). Each row says source: local, cloud (pulled from another machine by hindsight sync) or both (pushed to the sync remote); include_cloud (default true when a sync remote is configured) shows or hides the cloud ones. Paginated with limit/offset; count is the total.',
   input,
   output: z.object({
     status: z.literal('ok'),
     ...pageShape,
-    sessions: z.array(sessionListItemShape.extend({ source: z.enum(['local', 'cloud', 'both']) })),
+    sessions: z.array(sessionListItemShape.extend({ ...seedListShape, source: z.enum(['local', 'cloud', 'both']) })),
   }),
   async handler(args, { store }) {
     const range = args.date_range === undefined ? undefined : parseDateRange(args.date_range);
@@ -73,7 +74,7 @@ export const listSessions = defineTool({
       total = kept.length;
       sessions = kept.slice(args.offset, args.offset + args.limit);
     }
-    const items = sessions.map((s) => ({ ...sessionListItem(s, args.redact), source: lens.sourceOf(s) }));
+    const items = sessions.map((s) => ({ ...sessionListItem(s, args.redact), ...seedListFields(s, args.redact), source: lens.sourceOf(s) }));
     return fitMaxBytes({ ...page(total, args.limit, args.offset, items.length), sessions: items }, 'sessions', args.max_bytes);
   },
 });

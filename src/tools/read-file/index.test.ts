@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.js';
@@ -59,5 +61,20 @@ describe('read_file', () => {
     expect(await call({ path: 'link.txt' })).toMatchObject({ code: 'PATH_ESCAPES_ROOT' });
     expect(await call({ path: 'dir' })).toMatchObject({ code: 'WRONG_KIND' });
     expect(await call({ path: 'missing.txt' })).toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+
+  it('says what a FIFO or a socket is instead of calling it a folder (and does not block on the pipe)', async () => {
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    const fifo = await call({ path: 'pipe' });
+    expect(fifo).toMatchObject({ status: 'error', code: 'WRONG_KIND' });
+    expect(fifo.error).toBe('"pipe" is a FIFO (named pipe), not a file; only regular files can be read.');
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(root, 'sock'), done));
+    try {
+      expect((await call({ path: 'sock' })).error).toBe('"sock" is a socket, not a file; only regular files can be read.');
+    } finally {
+      server.close();
+    }
+    expect((await call({ path: 'dir' })).error).toBe('"dir" is a folder, not a file; use list_files to look inside it.');
   });
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { readLines } from '../../ingest/line-reader.js';
 import { fitMaxBytes, limitArg, maxBytesArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
-import { BinaryFile, confine, relativeTo, workspaceRoot, WrongKind } from '../workspace.js';
+import { BinaryFile, confine, kindOf, relativeTo, workspaceRoot, WrongKind } from '../workspace.js';
 
 const SNIFF_BYTES = 8192;
 
@@ -62,7 +62,7 @@ export const readFile = defineTool({
     const root = workspaceRoot(ctx.workspaceRoot);
     const real = confine(root, args.path, 'file');
     const stat = statSync(real);
-    if (!stat.isFile()) throw WrongKind(args.path, 'file');
+    if (!stat.isFile()) throw WrongKind(args.path, 'file', kindOf(stat));
     sniff(real, args.path);
     const lines: { line_number: number; text: string; cut?: boolean }[] = [];
     let count = 0;

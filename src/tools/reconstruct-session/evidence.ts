@@ -2,6 +2,7 @@
 // Claude Code line split into content blocks is several events of one line).
 
 import type { StoredEvent } from '../../importers/importer.js';
+import { boundDepth } from '../../core/json-depth.js';
 import { HUGE_LINE_BYTES, recoverTail } from '../../ingest/parse-file.js';
 import type { Store } from '../../store/store.js';
 
@@ -20,11 +21,11 @@ function parseLine(raw: Buffer): LineValue {
   }
   const text = raw.toString('utf8');
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = boundDepth(JSON.parse(text));
     return isObj(value) ? { obj: value } : { unavailable: 'the line is not a JSON object; raw_lines shows it as written' };
   } catch {
     const tail = recoverTail(text);
-    return tail ? { obj: tail.obj } : { unavailable: 'the line is not valid JSON; raw_lines shows it as written' };
+    return tail ? { obj: boundDepth(tail.obj) } : { unavailable: 'the line is not valid JSON; raw_lines shows it as written' };
   }
 }
 

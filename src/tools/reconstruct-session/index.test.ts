@@ -182,7 +182,7 @@ describe('TestReconstructSession', () => {
     const r = await call({ session_id: 'SES-PAGE0001', limit: 10 });
     expect(r).toMatchObject({ status: 'ok', event_count: 50, count: 50, returned: 10, limit: 10, offset: 0, has_more: true, next_offset: 10 });
     expect((r.timeline as Row[])[0]!.event_type).toBe('SESSION_START');
-    const whole = (await call({ session_id: 'SES-PAGE0001', limit: 50 })).timeline as Row[];
+    const whole = (await call({ session_id: 'SES-PAGE0001', limit: 50, max_bytes: 1_000_000 })).timeline as Row[];
     const pages: Row[] = [];
     for (let offset = 0; offset < 50; offset += 10) pages.push(...((await call({ session_id: 'SES-PAGE0001', limit: 10, offset })).timeline as Row[]));
     expect(pages).toEqual(whole);

@@ -12,9 +12,11 @@ import { needsLine, rowShape, timelineRow, type RowOptions } from './row.js';
 const input = z
   .object({
     session_id: z.string().min(1).describe('The session (see list_sessions).'),
-    limit: limitArg(100, 2000),
+    // Defaults sized for an agent's context: 25 compact rows fit the 16 KB cap (~550 bytes each on
+    // real transcripts), so a default page is rarely cut; callers ask for more up to the caps.
+    limit: limitArg(25, 2000),
     offset: offsetArg,
-    max_bytes: maxBytesArg(50_000),
+    max_bytes: maxBytesArg(16_000),
     verbosity: z
       .enum(['compact', 'full'])
       .default('compact')

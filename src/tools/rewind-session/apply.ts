@@ -1,10 +1,15 @@
 // Carry out a rewind plan: check that every file is still what the store ingested and not being
 // written, copy each to `<file>.bak-pre-rewind-<YYYYMMDDTHHMMSSZ>` (exact bytes), truncate it at
-// the cut line's byte offset, and record the rewind as an `info` finding. The ingest lock is held
-// throughout, so no ingest reads a half-rewound session.
+// the cut line's byte offset, and append a REWIND entry to the session's rewind ledger
+// (src/importers/rewind-ledger.ts). The store learns of the cut from the files alone at the next
+// ingest — the truncation as a new generation, the entry as an info `rewind` finding — and so does
+// the sync remote after a push, by the same path. The ingest lock is held throughout, so no ingest
+// reads a half-rewound session.
 
-import { constants, copyFileSync, closeSync, openSync, readSync, statSync, truncateSync, type Stats } from 'node:fs';
-import { basename } from 'node:path';
+import { appendFileSync, constants, copyFileSync, closeSync, mkdirSync, openSync, readSync, statSync, truncateSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { REWIND_TYPE, rewindLedgerPath, type RewindEntry } from '../../importers/rewind-ledger.js';
+import type { SessionRow } from '../../store/store.js';
 import type { Store } from '../../store/store.js';
 import { SessionLive, SourceChanged } from './plan-types.js';
 import type { PlannedFile, RewindPlan } from './plan.js';
@@ -14,7 +19,35 @@ export const LIVE_WINDOW_MS = 60_000;
 
 export interface ApplyOutcome {
   backups: { file: string; path: string; backup: string; bytes: number }[];
-  recorded: boolean;
+  /** The rewind ledger the REWIND entry was appended to. */
+  rewindLedger: string;
+}
+
+/** The session's own folder, where its rewind ledger lives (Claude Code: `<slug>/<id>/`, beside the transcript). */
+function sessionFolder(session: SessionRow, transcriptPath: string): string {
+  return session.format === 'claude-code' ? join(dirname(transcriptPath), session.id) : dirname(transcriptPath);
+}
+
+function rewindEntry(plan: RewindPlan, backups: ApplyOutcome['backups'], now: number): RewindEntry {
+  const b = plan.body;
+  return {
+    type: REWIND_TYPE,
+    timestamp: new Date(now).toISOString(),
+    session_id: b.session_id,
+    by: 'hindsight rewind_session',
+    target: { kind: b.target.kind, requested: b.target.requested, file: b.target.file, line_number: b.target.line_number },
+    files: plan.changes.map((c, i) => ({
+      file: c.file.relPath,
+      lines_before: c.file.lines,
+      lines_after: c.cutLine - 1,
+      bytes_before: c.file.size,
+      bytes_after: c.bytesAfter,
+      backup: backups[i]!.backup.slice(dirname(c.file.path).length + 1),
+    })),
+    removed: b.removed,
+    turn_count_before: b.turn_count_before,
+    turn_count_after: b.turn_count_after,
+  };
 }
 
 /** `20260210T220314Z`: sortable, and matched by the importers' `.bak-pre-rewind-<ts>` rule. */
@@ -84,20 +117,11 @@ export async function applyRewind(store: Store, plan: RewindPlan, options: { for
     }
     for (const c of changes) truncateSync(c.file.path, c.bytesAfter);
 
-    if (session.root === null) return { backups, recorded: false };
-    const rootId = await writer.rootId(session.root, session.format);
-    await writer.addDefects(
-      rootId,
-      changes.map((c, i) => ({
-        severity: 'info' as const,
-        kind: 'rewind',
-        file: c.file.relPath,
-        line: c.cutLine,
-        message: `rewound by rewind_session (${plan.body.target.kind} ${plan.body.target.requested}): lines ${c.cutLine}–${c.file.lines} removed (${c.file.size - c.bytesAfter} bytes), backup ${basename(backups[i]!.backup)}; the removed lines stay in the store as generation ${c.file.generation}`,
-        sessionId: session.id,
-      })),
-    );
-    return { backups, recorded: true };
+    const folder = sessionFolder(session, changes[0]!.file.path);
+    mkdirSync(folder, { recursive: true });
+    const rewindLedger = rewindLedgerPath(folder);
+    appendFileSync(rewindLedger, `${JSON.stringify(rewindEntry(plan, backups, options.now))}\n`);
+    return { backups, rewindLedger };
   } finally {
     await writer.release();
   }

@@ -147,7 +147,8 @@ describe('rewind_session apply', () => {
     expect((await store.getSession(CC_SUB))!.turnCount).toBe(1);
     const { defects } = await store.listDefects({ sessionId: CC_SUB, limit: 50, offset: 0 });
     expect(defects.filter((d) => d.kind === 'rewritten_source').map((d) => d.file)).toEqual([`${CC_DIR}/${CC_SUB}.jsonl`]);
-    expect(defects.filter((d) => d.kind === 'rewind')).toMatchObject([{ severity: 'info', file: `${CC_DIR}/${CC_SUB}.jsonl`, line: 71 }]);
+    // The REWIND entry of the session's rewind ledger, recorded by the ingest.
+    expect(defects.filter((d) => d.kind === 'rewind')).toMatchObject([{ severity: 'info', file: `${CC_DIR}/${CC_SUB}/hindsight-rewinds.jsonl`, line: 1 }]);
     const old = (await runTool(rawLines, { session_id: CC_SUB, generation: 1, from_line: 71, limit: 100 }, { store })) as R;
     const originalLines = original.toString('utf8').split('\n');
     expect(old.lines.map((l: R) => l.raw)).toEqual(originalLines.slice(70, 96));
@@ -186,9 +187,9 @@ describe('rewind_session apply', () => {
     const { defects } = await store.listDefects({ sessionId: AMP, limit: 50, offset: 0 });
     expect(defects.map((d) => d.kind)).not.toContain('transcript_shorter_than_events');
     expect(defects.filter((d) => d.kind === 'rewritten_source')).toHaveLength(2);
-    // The ledger also holds the fork's events file: keep this session's lines.
     const old = (await runTool(rawLines, { session_id: AMP, ledger: 'events', generation: 1, limit: 2000 }, { store })) as R;
-    const removed = old.lines.filter((l: R) => l.file === `${AMP_DIR}/events.jsonl` && l.line_number >= 112);
+    expect(old.lines.every((l: R) => l.file === `${AMP_DIR}/events.jsonl`)).toBe(true); // its own file only, not its fork's
+    const removed = old.lines.filter((l: R) => l.line_number >= 112);
     expect(removed.map((l: R) => l.raw)).toEqual(originals['events.jsonl']!.toString('utf8').split('\n').slice(111, 167));
   });
 
@@ -252,7 +253,7 @@ describe('rewind_session refusals and bad input', () => {
 
   it('needs exactly one target', async () => {
     const { call } = await setup('claude-code');
-    expect((await call({ session_id: CC_SUB })).error).toMatch(/exactly one of to_turn, to_message or before \(got 0\)/);
+    expect((await call({ session_id: CC_SUB })).error).toMatch(/exactly one of to_turn, to_message or before_timestamp \(alias before\) \(got 0\)/);
     expect((await call({ session_id: CC_SUB, to_turn: 1, to_message: 2 })).error).toMatch(/\(got 2\)/);
   });
 

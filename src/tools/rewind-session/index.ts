@@ -7,7 +7,7 @@ import { InvalidArguments } from '../../core/errors.js';
 import { defineTool } from '../tool.js';
 import { applyRewind } from './apply.js';
 import type { Target } from './cut.js';
-import { planRewind } from './plan.js';
+import { planRewind, type RewindPlan } from './plan.js';
 
 const position = (name: string) =>
   z
@@ -22,8 +22,13 @@ const input = z
     to_message: position('to_message').describe(
       'Keep the first N messages. A message is a user prompt or an assistant response (Claude Code: the lines of one API response count once); tool results go with their call.',
     ),
-    before: z.string().min(1).optional().describe('ISO-8601 time: cut before the first line at or after it.'),
-    apply: z.boolean().default(false).describe('Actually rewrite the files (default: dry run, nothing changes).'),
+    before_timestamp: z.string().min(1).optional().describe('ISO-8601 time: cut before the first line at or after it.'),
+    before: z.string().min(1).optional().describe('Alias of before_timestamp.'),
+    dry_run: z
+      .boolean()
+      .optional()
+      .describe('Preview only, change nothing (default true). dry_run: false applies the rewind (the same as apply: true).'),
+    apply: z.boolean().optional().describe('Actually rewrite the files: the same as dry_run: false (the CLI spells it --apply).'),
     force: z.boolean().default(false).describe('Apply even when a file changed in the last 60 seconds (probably a running session).'),
   })
   .strict();
@@ -38,12 +43,36 @@ const fileShape = z.object({
   bytes_after: z.number().int(),
 });
 
+function beforeOf(args: z.infer<typeof input>): string | undefined {
+  if (args.before !== undefined && args.before_timestamp !== undefined && args.before !== args.before_timestamp) {
+    throw InvalidArguments(`before is an alias of before_timestamp; they differ (${args.before} and ${args.before_timestamp}): pass one.`);
+  }
+  return args.before_timestamp ?? args.before;
+}
+
 function targetOf(args: z.infer<typeof input>): Target {
-  const given = [args.to_turn !== undefined, args.to_message !== undefined, args.before !== undefined].filter(Boolean).length;
-  if (given !== 1) throw InvalidArguments(`pass exactly one of to_turn, to_message or before (got ${given}).`);
+  const before = beforeOf(args);
+  const given = [args.to_turn !== undefined, args.to_message !== undefined, before !== undefined].filter(Boolean).length;
+  if (given !== 1) throw InvalidArguments(`pass exactly one of to_turn, to_message or before_timestamp (alias before) (got ${given}).`);
   if (args.to_turn !== undefined) return { kind: 'turn', n: args.to_turn };
   if (args.to_message !== undefined) return { kind: 'message', n: args.to_message };
-  return { kind: 'time', at: args.before! };
+  return { kind: 'time', at: before! };
+}
+
+/** Whether to apply: dry_run (the seed's name, default true) and apply (the CLI's) must not contradict each other. */
+function appliesOf(args: z.infer<typeof input>): boolean {
+  if (args.dry_run === true && args.apply === true) throw InvalidArguments('dry_run: true and apply: true contradict each other: pass one.');
+  if (args.dry_run === false && args.apply === false) throw InvalidArguments('dry_run: false and apply: false contradict each other: pass one.');
+  return args.dry_run === false || args.apply === true;
+}
+
+/** The seed's result fields, beside Hindsight's own. */
+function seedFields(body: RewindPlan['body'], backupCreated: boolean) {
+  return {
+    would_remove: { messages: body.removed.messages, events: body.removed.events },
+    new_turn_count: body.turn_count_after,
+    backup_created: backupCreated,
+  };
 }
 
 export const rewindSession = defineTool({
@@ -52,10 +81,14 @@ export const rewindSession = defineTool({
   // With apply: true it truncates the agent's own log files (backups first).
   destructive: true,
   description:
-    "Cut a Claude Code or Amplifier session back to a turn (to_turn), a message (to_message) or a time (before) so the agent can resume from there. Dry run by default: returns the resolved cut (file and line), each file's lines and bytes before and after, what would be removed (messages, events, tool calls) and the turn count before and after. The cut never separates a tool call from its result (it moves before the call). With apply: true it refuses files changed since the last ingest or in the last 60 seconds (unless force), writes `<file>.bak-pre-rewind-<timestamp>` backups, truncates, and records the rewind; re-ingest afterwards (the store keeps the removed lines as an earlier generation). Control Plane sessions are refused (REWIND_REFUSED): their ledgers are hash-chained.",
+    "Cut a Claude Code or Amplifier session back to a turn (to_turn), a message (to_message) or a time (before_timestamp, alias before) so the agent can resume from there. dry_run defaults to true: returns would_remove {messages, events}, new_turn_count and backup_created (false on a dry run) as the seed names them, plus the resolved cut (file and line), each file's lines and bytes before and after, removed (messages, events, tool calls) and the turn count before and after. The cut never separates a tool call from its result (it moves before the call). With dry_run: false (or apply: true) it refuses files changed since the last ingest or in the last 60 seconds (unless force), writes `<file>.bak-pre-rewind-<timestamp>` backups, truncates, and appends a REWIND entry to the session's rewind ledger (hindsight-rewinds.jsonl in the session's folder, rewind_ledger); re-ingest afterwards: the store keeps the removed lines as an earlier generation and records the REWIND entry as a `rewind` finding, and sync push carries it to the shared store. Control Plane sessions are refused (REWIND_REFUSED): their ledgers are hash-chained.",
   input,
   output: z.object({
     status: z.literal('ok'),
+    would_remove: z.object({ messages: z.number().int(), events: z.number().int() }),
+    new_turn_count: z.number().int(),
+    backup_created: z.boolean(),
+    dry_run: z.boolean(),
     session_id: z.string(),
     format: z.string(),
     target: z.object({
@@ -81,18 +114,23 @@ export const rewindSession = defineTool({
     applied: z.boolean(),
     backups: z.array(z.object({ file: z.string(), path: z.string(), backup: z.string(), bytes: z.number().int() })).optional(),
     recorded: z.boolean().optional(),
+    rewind_ledger: z.string().optional(),
     next: z.string().optional(),
   }),
   async handler(args, { store }) {
     const target = targetOf(args);
+    const applies = appliesOf(args);
     const plan = await planRewind(store, args.session_id, target);
-    if (!args.apply || plan.changes.length === 0) return { ...plan.body, applied: false };
+    if (!applies || plan.changes.length === 0) return { ...seedFields(plan.body, false), ...plan.body, dry_run: !applies, applied: false };
     const outcome = await applyRewind(store, plan, { force: args.force, now: Date.now() });
     return {
+      ...seedFields(plan.body, outcome.backups.length > 0),
       ...plan.body,
+      dry_run: false,
       applied: true,
       backups: outcome.backups,
-      recorded: outcome.recorded,
+      recorded: true,
+      rewind_ledger: outcome.rewindLedger,
       next: `hindsight ingest ${plan.session.root ?? '<root>'}`,
     };
   },

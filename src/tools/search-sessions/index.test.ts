@@ -113,22 +113,22 @@ describe('search_sessions: metadata and all', () => {
   it('metadata scope finds a session by its title / first message, by id and by project', async () => {
     const byTitle = await ok({ query: 'doesnt SEEM', scope: 'metadata' });
     expect(byTitle.matches).toEqual([
-      expect.objectContaining({ session_id: CC_SHORT, match_type: 'metadata:title', excerpt: 'mix phx.server doesnt seem to start', line_number: null, ledger: null, score: null, context: null }),
+      expect.objectContaining({ session_id: CC_SHORT, match_type: 'metadata', match_field: 'title', excerpt: 'mix phx.server doesnt seem to start', line_number: null, ledger: null, score: null, context: null }),
     ]);
     const deploy = await ok({ query: 'deploy 401', scope: 'metadata' });
     expect(deploy.count).toBe(3);
-    expect((deploy.matches as Match[]).every((m) => m.format === 'amplifier' && m.match_type.startsWith('metadata:'))).toBe(true);
-    expect((deploy.matches as Match[]).map((m) => m.match_type)).toContain('metadata:title');
+    expect((deploy.matches as Match[]).every((m) => m.format === 'amplifier' && m.match_type === 'metadata')).toBe(true);
+    expect((deploy.matches as Match[]).map((m) => m.match_field)).toContain('title');
     const byId = await ok({ query: '55604662', scope: 'metadata' });
-    expect(byId.matches).toEqual([expect.objectContaining({ session_id: CC_SHORT, match_type: 'metadata:id', excerpt: CC_SHORT })]);
+    expect(byId.matches).toEqual([expect.objectContaining({ session_id: CC_SHORT, match_type: 'metadata', match_field: 'id', excerpt: CC_SHORT })]);
     const byProject = await ok({ query: 'storefront', scope: 'metadata', limit: 500 });
     expect(byProject.count).toBeGreaterThan(0);
     // A first message that mentions storefront.dev ranks above the project name (field order).
-    expect((byProject.matches as Match[]).map((m) => [m.match_type, m.project])).toEqual([
-      ['metadata:first_user_message', '-home-maya-src-acme-billing'],
-      ['metadata:project', AMP_PROJECT],
-      ['metadata:project', AMP_PROJECT],
-      ['metadata:project', AMP_PROJECT],
+    expect((byProject.matches as Match[]).map((m) => [m.match_type, m.match_field, m.project])).toEqual([
+      ['metadata', 'first_user_message', '-home-maya-src-acme-billing'],
+      ['metadata', 'project', AMP_PROJECT],
+      ['metadata', 'project', AMP_PROJECT],
+      ['metadata', 'project', AMP_PROJECT],
     ]);
   });
 

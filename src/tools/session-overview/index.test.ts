@@ -121,10 +121,22 @@ describe('session_overview on a Control Plane root (seed plan TestSessionOvervie
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
   });
 
-  it('test_overview_includes_errors: a budget_exhausted failure is listed with its evidence', async () => {
+  it('test_overview_includes_errors: the failed tool call and the budget_exhausted failure are listed with their text and evidence', async () => {
     const r = await call({ session_id: 'SES-MAIN' });
-    expect(r.summary.error_count).toBe(1);
+    expect(r.summary.error_count).toBe(2);
+    expect(r.summary.error_count).toBe(r.diagnostics.tools.failed + 1);
     expect(r.summary.errors).toEqual([
+      {
+        type: 'tool_error',
+        message: 'permission denied',
+        timestamp: '2026-02-17T14:30:08.000Z',
+        source: 'ho1m',
+        file: 'HO1/ledger/ho1m.jsonl',
+        line_number: 6,
+        session_id: 'SES-MAIN',
+        tool_name: 'query_ledger',
+        tool_call_id: null,
+      },
       {
         type: 'budget_exhausted',
         message: 'WO-SES-MAIN-004 failed: budget_exhausted: Only -40 tokens remain after tool calls',
@@ -133,6 +145,8 @@ describe('session_overview on a Control Plane root (seed plan TestSessionOvervie
         file: 'HO1/ledger/ho1m.jsonl',
         line_number: 12,
         session_id: 'SES-MAIN',
+        tool_name: null,
+        tool_call_id: null,
       },
     ]);
     expect(r.summary.warnings.map((w: Result) => [w.type, w.source])).toEqual([
@@ -228,9 +242,9 @@ describe('session_overview on a Control Plane root (seed plan TestSessionOvervie
     expect(cut.truncated).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(cut))).toBeLessThanOrEqual(size - 20);
     expect(cut.summary.about).toBe(full.summary.about);
-    // The longest list (warnings and top_user_messages hold two) loses an item first.
-    expect(cut.summary.warnings).toHaveLength(1);
+    // The longest list loses an item first; errors, warnings and top_user_messages hold two each, so the first listed does.
     expect(cut.summary.errors).toHaveLength(1);
+    expect(cut.summary.warnings).toHaveLength(2);
     const tiny = await call({ session_id: 'SES-MAIN', max_bytes: 100 });
     expect(tiny).toMatchObject({ status: 'ok', truncated: true, summary: { errors: [], warnings: [], top_user_messages: [] } });
     expect(tiny.summary.about).toBe(full.summary.about);

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { SessionNotFound } from '../../core/errors.js';
+import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
 import { keyToMillis, toTimeKey } from '../../core/time.js';
 import type { StoredEvent } from '../../importers/importer.js';
@@ -12,6 +13,7 @@ import { maxBytesArg, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
 import { about } from './about.js';
 import { agentNameOf, allModels, childLinks, childTokens, loadDescendants, spawnerAgentType, subAgentItem, tokenTotals } from './children.js';
+import { failureTexts } from './failure-text.js';
 import { fitLists } from './fit.js';
 import { collectProblems, type Problem } from './problems.js';
 import { overviewShape } from './shape.js';
@@ -54,8 +56,15 @@ async function ledgerMap(store: Store, id: string): Promise<(file: string) => st
   return (file) => byFile.get(file) ?? null;
 }
 
-function problemItems(list: readonly Problem[], limit: number, r: (s: string) => string) {
-  return list.slice(0, limit).map((p) => ({ ...p.item, message: r(p.item.message) }));
+/** The listed problems; a tool's failure says what the tool sent back (start and end) instead of the summary's head. */
+async function problemItems(store: Store, format: Format, list: readonly Problem[], limit: number, redact: boolean) {
+  const shown = list.slice(0, limit);
+  const toolEvents = shown.filter((p) => p.tool && p.event !== null).map((p) => p.event!);
+  const texts = await failureTexts(store, format, toolEvents, redact);
+  return shown.map((p) => {
+    const text = p.event ? texts.get(p.event) : undefined;
+    return { ...p.item, message: text ?? (redact ? redactText(p.item.message) : p.item.message) };
+  });
 }
 
 async function overview(store: Store, session: SessionRow, args: z.infer<typeof input>) {
@@ -70,7 +79,7 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
   ]);
   const events: StoredEvent[] = timeline.events;
   const stats = sessionStats(session, events);
-  const problems = collectProblems(session.format, id, events, defects.defects, ledgerOf);
+  const problems = collectProblems(session.format, id, events, defects.defects, ledgerOf, stats.tools.failures);
 
   const links = childLinks(session);
   const nameOf = (row: SessionRow) => agentNameOf(row, row.parentId === id ? stats.taskAgents : undefined, links);
@@ -112,9 +121,9 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
     status: session.status,
     about: text,
     top_user_messages: stats.userMessages.slice(0, args.top_user_messages).map((m) => clipWords(r(m), MESSAGE_CHARS)),
-    errors: problemItems(problems.errors, args.errors_limit, r),
+    errors: await problemItems(store, session.format, problems.errors, args.errors_limit, args.redact),
     error_count: problems.errors.length,
-    warnings: problemItems(problems.warnings, args.errors_limit, r),
+    warnings: await problemItems(store, session.format, problems.warnings, args.errors_limit, args.redact),
     warning_count: problems.warnings.length,
   };
 
@@ -154,7 +163,7 @@ export const sessionOverview = defineTool({
   name: 'session_overview',
   title: 'Session overview',
   description:
-    'Summarise one session of any format (Control Plane, Claude Code, Amplifier). summary.about is a plain paragraph saying what the user started with, what mostly happened (work orders, tools in words), what went wrong and how it ended; summary also has times, duration, status, the first user messages, and errors and warnings with file and line. diagnostics has token totals (each LLM call once; children included, with own and by_child), tool calls by tool (called/succeeded/failed), work orders by type and state, quality gates, events per ledger, compactions and sub-agents. Use it first to understand a session, then reconstruct_session for the timeline.',
+    'Summarise one session of any format (Control Plane, Claude Code, Amplifier). summary.about is a plain paragraph saying what the user started with, what mostly happened (work orders, tools in words), what went wrong and how it ended; summary also has times, duration, status, the first user messages, errors (error events and every failed tool call, with what it returned) and warnings, each with file and line. diagnostics has token totals (each LLM call once; children included, with own and by_child), tool calls by tool (called/succeeded/failed), work orders by type and state, quality gates, events per ledger, compactions and sub-agents. Use it first to understand a session, then reconstruct_session for the timeline.',
   input,
   output: overviewShape,
   async handler(args, { store }) {

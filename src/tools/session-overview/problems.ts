@@ -1,10 +1,12 @@
-// The overview's errors and warnings: error/warning events of the session, and the findings about
-// its logs (tampered entries, unanswered tool calls, bad lines) that name it. Each item cites its
-// evidence (ledger, file, line) and carries a snake_case type the about paragraph groups by.
+// The overview's errors and warnings: error/warning events of the session, its failed tool calls
+// (each once, as tool_error), and the findings about its logs (tampered entries, unanswered tool
+// calls, bad lines) that name it. Each item cites its evidence (ledger, file, line) and carries a
+// snake_case type the about paragraph groups by.
 
 import type { Defect, Format } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { StoredEvent } from '../../importers/importer.js';
+import type { FailedCall } from './stats.js';
 import { snakeCase } from './words.js';
 
 export interface ProblemItem {
@@ -15,6 +17,9 @@ export interface ProblemItem {
   file: string | null;
   line_number: number | null;
   session_id: string;
+  /** The tool the error is about (a failed call, a tool error event); null otherwise. */
+  tool_name: string | null;
+  tool_call_id: string | null;
 }
 
 /** What the about paragraph needs to group a problem (never in the output). */
@@ -28,6 +33,8 @@ export interface Problem {
   code: string | null;
   /** The event names a tool (its failure is already told as a failed tool call). */
   tool: boolean;
+  /** The event the item was made from (null for findings about the log files). */
+  event: StoredEvent | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -69,9 +76,32 @@ export interface Problems {
   warnings: Problem[];
 }
 
+function eventProblem(type: string, e: StoredEvent): Problem {
+  return {
+    item: {
+      type,
+      message: e.summary,
+      timestamp: keyToIso(e.tsKey),
+      source: e.ledger,
+      file: e.file,
+      line_number: e.lineNumber,
+      session_id: e.sessionId,
+      tool_name: e.toolName,
+      tool_call_id: e.ids.toolCall ?? null,
+    },
+    origin: 'event',
+    native: e.type,
+    code: str(e.attrs.error_code),
+    tool: e.toolName !== null,
+    event: e,
+  };
+}
+
 /**
  * Errors and warnings in timeline order (findings about a line sit where that line's event is;
- * findings without one follow, by file and line). `ledgerOf` maps a file to its ledger.
+ * findings without one follow, by file and line). `failures` are the failed tool calls as the
+ * tool counts tally them: each becomes one `tool_error` unless an error event already tells it,
+ * so error_count and the failed-call count agree. `ledgerOf` maps a file to its ledger.
  */
 export function collectProblems(
   format: Format,
@@ -79,28 +109,25 @@ export function collectProblems(
   events: readonly StoredEvent[],
   defects: readonly Defect[],
   ledgerOf: (file: string) => string | null,
+  failures: readonly FailedCall[] = [],
 ): Problems {
   const errors: [number, Problem][] = [];
   const warnings: [number, Problem][] = [];
+  const position = new Map<StoredEvent, number>();
+  const toldCalls = new Set<string>();
   events.forEach((e, index) => {
+    position.set(e, index);
     if (e.kind !== 'error' && e.kind !== 'warning') return;
-    const problem: Problem = {
-      item: {
-        type: problemType(format, e),
-        message: e.summary,
-        timestamp: keyToIso(e.tsKey),
-        source: e.ledger,
-        file: e.file,
-        line_number: e.lineNumber,
-        session_id: e.sessionId,
-      },
-      origin: 'event',
-      native: e.type,
-      code: str(e.attrs.error_code),
-      tool: e.toolName !== null,
-    };
-    (e.kind === 'error' ? errors : warnings).push([index, problem]);
+    if (e.kind === 'error' && e.ids.toolCall) toldCalls.add(e.ids.toolCall);
+    (e.kind === 'error' ? errors : warnings).push([index, eventProblem(problemType(format, e), e)]);
   });
+  for (const f of failures) {
+    if (f.event.kind === 'error' || (f.callId !== null && toldCalls.has(f.callId))) continue;
+    const problem = eventProblem('tool_error', f.event);
+    problem.item.tool_name = f.name;
+    problem.tool = true; // told in the about paragraph as a failed tool call, never twice
+    errors.push([position.get(f.event) ?? Number.MAX_SAFE_INTEGER, problem]);
+  }
   const at = lineIndex(events);
   for (const d of defects) {
     if (d.severity === 'info') continue;
@@ -114,11 +141,14 @@ export function collectProblems(
         file: d.file || null,
         line_number: d.line,
         session_id: d.sessionId ?? sessionId,
+        tool_name: null,
+        tool_call_id: null,
       },
       origin: 'log',
       native: d.kind,
       code: null,
       tool: false,
+      event: null,
     };
     (d.severity === 'error' ? errors : warnings).push([found ? found.index + 0.5 : Number.MAX_SAFE_INTEGER, problem]);
   }

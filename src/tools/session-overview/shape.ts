@@ -6,13 +6,15 @@ import { z } from 'zod';
 const int = () => z.number().int();
 
 const problemShape = z.object({
-  type: z.string().describe('snake_case of the native type, or the error code where it says more (budget_exhausted), or the finding kind (orphan_tool_call, hash_mismatch).'),
-  message: z.string(),
+  type: z.string().describe('snake_case of the native type, or the error code where it says more (budget_exhausted), tool_error for a failed tool call, or the finding kind (orphan_tool_call, hash_mismatch).'),
+  message: z.string().describe('What the log says went wrong (a failed call: its result text, start and end kept), bounded and redacted.'),
   timestamp: z.string().nullable(),
   source: z.string().nullable().describe('Ledger the evidence is in.'),
   file: z.string().nullable(),
   line_number: int().nullable(),
   session_id: z.string(),
+  tool_name: z.string().nullable().describe('The tool a failed call or tool error is about.'),
+  tool_call_id: z.string().nullable(),
 });
 
 const totalsShape = {

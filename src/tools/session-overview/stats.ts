@@ -23,6 +23,15 @@ export interface ToolStats {
   countedFrom: string[];
   /** Names of failed calls in timeline order (repeats kept). */
   failedNames: string[];
+  /** Each failed call once, in order of first sight (the overview orders them by their event). */
+  failures: FailedCall[];
+}
+
+/** A failed tool call and the event that carries its failure (the result, where there is one). */
+export interface FailedCall {
+  name: string;
+  callId: string | null;
+  event: StoredEvent;
 }
 
 export interface EndingFacts {
@@ -68,7 +77,7 @@ function isToolEvent(e: StoredEvent): boolean {
  * failed; a call without an outcome (still running, interrupted) is neither.
  */
 export function tallyTools(events: readonly StoredEvent[], ledger: string | null): ToolStats {
-  const calls = new Map<string, { name: string | null; ok: boolean; failed: boolean }>();
+  const calls = new Map<string, { name: string | null; ok: boolean; failed: boolean; failure: StoredEvent | null }>();
   const ledgers = new Set<string>();
   for (const e of events) {
     if (ledger !== null && e.ledger !== ledger) continue;
@@ -76,15 +85,20 @@ export function tallyTools(events: readonly StoredEvent[], ledger: string | null
     const id = e.ids.toolCall;
     if (!id && !e.toolName) continue;
     const key = id ? `id:${id}` : `event:${e.seq}`;
-    const call = calls.get(key) ?? { name: null, ok: false, failed: false };
+    const call = calls.get(key) ?? { name: null, ok: false, failed: false, failure: null };
     if (call.name === null && e.toolName) call.name = e.toolName;
-    if (e.toolStatus === 'error') call.failed = true;
+    if (e.toolStatus === 'error') {
+      call.failed = true;
+      // The result says what went wrong; a call event that failed is kept until a result comes.
+      if (call.failure === null || (call.failure.kind !== 'tool_result' && e.kind === 'tool_result')) call.failure = e;
+    }
     else if (e.toolStatus === 'ok') call.ok = true;
     calls.set(key, call);
     ledgers.add(e.ledger);
   }
   const byTool: Record<string, ToolTally> = {};
   const failedNames: string[] = [];
+  const failures: FailedCall[] = [];
   let succeeded = 0;
   let failed = 0;
   for (const call of calls.values()) {
@@ -95,6 +109,7 @@ export function tallyTools(events: readonly StoredEvent[], ledger: string | null
       t.failed++;
       failed++;
       failedNames.push(name);
+      failures.push({ name, callId: call.failure!.ids.toolCall ?? null, event: call.failure! });
     } else if (call.ok) {
       t.succeeded++;
       succeeded++;
@@ -102,7 +117,7 @@ export function tallyTools(events: readonly StoredEvent[], ledger: string | null
   }
   // Most used first, then by name: the order a reader scans for.
   const sorted = Object.entries(byTool).sort(([a, x], [b, y]) => y.called - x.called || (a < b ? -1 : a > b ? 1 : 0));
-  return { total: calls.size, succeeded, failed, byTool: Object.fromEntries(sorted), countedFrom: [...ledgers].sort(), failedNames };
+  return { total: calls.size, succeeded, failed, byTool: Object.fromEntries(sorted), countedFrom: [...ledgers].sort(), failedNames, failures };
 }
 
 function workOrders(events: readonly StoredEvent[]): SessionStats['workOrders'] {

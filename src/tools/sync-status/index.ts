@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { SessionNotFound } from '../../core/errors.js';
 import { machineIdentity, resolveRemote } from '../../sync/identity.js';
-import { syncStatus } from '../../sync/status.js';
 import { sessionKey } from '../../sync/sync-state.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
@@ -62,6 +61,9 @@ export const syncStatusTool = defineTool({
   }),
   async handler(args, { store }) {
     const only = args.session_id === undefined ? undefined : sessionKey(args.session_id);
+    // Loaded on first use: sync's status pulls in the pg driver, which every other tool (and the
+    // CLI's start-up, which loads the registry) should not pay for.
+    const { syncStatus } = await import('../../sync/status.js');
     const report = await syncStatus({ local: store, remoteUrl: resolveRemote(args.remote), identity: machineIdentity(), only });
     if (only !== undefined && report.sessions.length === 0 && report.connected) throw SessionNotFound(args.session_id!);
     const rows = report.sessions.slice(args.offset, args.offset + args.limit);

@@ -143,6 +143,8 @@ const CASES: Record<string, ScopeCase> = {
   list_files: { own: [{ args: {}, code: MACHINE }], foreign: [] },
   read_file: { own: [{ args: { path: 'package.json' }, code: MACHINE }], foreign: [] },
   sync_status: { own: [{ args: {}, code: MACHINE }], foreign: [] },
+  // Reads neither the store nor the machine: a team token may parse model output.
+  parse_tool_calls: { own: [{ args: { parser: 'hermes', text: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' } }], foreign: [] },
 };
 
 const unavailable = await postgresUnavailable();

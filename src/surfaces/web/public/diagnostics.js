@@ -1,8 +1,7 @@
 // The diagnostics block of a session page: tokens by kind and cost, tools with failures, errors and warnings.
 
-import { callTool } from './api.js';
 import { h, table } from './dom.js';
-import { cut, int, when } from './format.js';
+import { int, when } from './format.js';
 import { evidenceHref, sessionHref } from './router.js';
 
 const KINDS = [
@@ -13,7 +12,7 @@ const KINDS = [
   ['total', 'grand_total'],
 ];
 
-export function diagnostics(sum, diag, costSlot, errorSlot) {
+export function diagnostics(sum, diag, costSlot) {
   const t = diag.tokens || {};
   const own = t.own || {};
   const tokens = table(
@@ -46,36 +45,37 @@ export function diagnostics(sum, diag, costSlot, errorSlot) {
       'div',
       { class: 'grid' },
       h('div', {}, h('h3', {}, 'Tokens ', costSlot), tokens, h('p', { class: 'muted' }, `${int(diag.llm_calls)} LLM calls (${int(diag.llm_calls_own)} own) · ${int(diag.compactions)} compactions`)),
-      h('div', {}, h('h3', {}, `Tools: ${int(diag.tools ? diag.tools.total_calls : 0)} calls, ${int(diag.tools ? diag.tools.failed : 0)} failed`), toolTable, errorSlot),
+      h('div', {}, h('h3', {}, `Tools: ${int(diag.tools ? diag.tools.total_calls : 0)} calls, ${int(diag.tools ? diag.tools.failed : 0)} failed`), toolTable),
       h('div', {}, findings('Errors', sum.errors, sum.error_count, 'error'), findings('Warnings', sum.warnings, sum.warning_count, 'warning')),
     ),
     subAgents(diag.sub_agents || []),
   );
 }
 
+/**
+ * Errors or warnings as the overview lists them (failed tool calls included, with what the tool
+ * sent back), each linked to its raw line. Long lists start folded so the diagnostics stay one screen.
+ */
 function findings(label, items, total, cls) {
-  return h(
-    'div',
-    { class: `findings ${cls}s` },
-    h('h3', {}, `${label}: ${int(total)}`),
-    items && items.length
-      ? h(
-          'ul',
-          {},
-          items.map((f) =>
-            h(
-              'li',
-              { class: `finding-${cls}` },
-              h('span', { class: 'ftype' }, f.type), ' ',
-              h('span', { class: 'fmsg', text: f.message }), ' ',
-              h('span', { class: 'muted' }, when(f.timestamp)), ' ',
-              f.file && f.line_number ? h('a', { href: evidenceHref(f.session_id, f.source, f.file, f.line_number), class: 'evidence' }, `${f.source}:${f.line_number}`) : null,
-            ),
-          ),
-          total > items.length ? h('li', { class: 'muted' }, `… ${int(total - items.length)} more`) : null,
-        )
-      : h('p', { class: 'muted' }, 'None.'),
+  const heading = `${label}: ${int(total)}${items && total > items.length ? ` (first ${int(items.length)})` : ''}`;
+  if (!items || !items.length) return h('div', { class: `findings ${cls}s` }, h('h3', {}, heading), h('p', { class: 'muted' }, 'None.'));
+  const list = h(
+    'ul',
+    {},
+    items.map((f) =>
+      h(
+        'li',
+        { class: `finding-${cls}` },
+        h('span', { class: 'ftype' }, f.type), ' ',
+        f.tool_name ? [h('span', { class: 'ftool' }, f.tool_name), ' '] : null,
+        h('span', { class: 'muted' }, when(f.timestamp)), ' ',
+        f.file && f.line_number ? h('a', { href: evidenceHref(f.session_id, f.source, f.file, f.line_number), class: 'evidence' }, `${f.source}:${f.line_number}`) : null,
+        h('div', { class: 'fmsg', text: f.message }),
+      ),
+    ),
+    total > items.length ? h('li', { class: 'muted' }, `… ${int(total - items.length)} more`) : null,
   );
+  return h('div', { class: `findings ${cls}s` }, h('details', { open: items.length <= 5 ? '' : undefined }, h('summary', {}, h('h3', {}, heading)), list));
 }
 
 function subAgents(list) {
@@ -106,45 +106,4 @@ export function costFor(rows, id) {
     for (const s of r.subagents || []) if (s.session_id === id) return s;
   }
   return null;
-}
-
-// Where each format keeps the text of a failed tool result (asked for by path, capped by the tool).
-const ERROR_TEXT_FIELDS = {
-  'claude-code': ['message.content.0.content'],
-  amplifier: ['data.result.error.message', 'data.error.message', 'data.error', 'content.0.content'],
-  'control-plane': ['reason'],
-};
-
-/** Failed tool results and error events of the session itself, each linked to its raw line. */
-export async function errorEvents(box, sum, ctx) {
-  const fields = ERROR_TEXT_FIELDS[sum.format];
-  const res = await callTool('get_events', { session_id: sum.session_id, errors_only: true, limit: 50, fields, max_bytes: 200000 });
-  if (!ctx.live()) return;
-  if (res.total_count === 0) {
-    box.replaceChildren(h('h3', {}, 'Failed calls and error events: 0'));
-    return;
-  }
-  // Collapsed when long, so the diagnostics stay one screen.
-  box.replaceChildren(
-    h(
-      'details',
-      { open: res.total_count <= 5 ? '' : undefined },
-      h('summary', {}, `Failed calls and error events: ${int(res.total_count)}${res.total_count > res.returned ? ` (first ${res.returned})` : ''}`),
-      h(
-      'ul',
-      { class: 'error-events' },
-      res.events.map((e) => {
-        const text = (fields || []).map((f) => (e.fields ? e.fields[f] : undefined)).find((v) => v !== undefined && v !== null);
-        return h(
-          'li',
-          {},
-          h('span', { class: 'ftype' }, e.kind), ' ',
-          h('span', { class: 'muted' }, when(e.timestamp)), ' ',
-          h('a', { href: evidenceHref(sum.session_id, e.ledger, e.file, e.line_number), class: 'evidence' }, `${e.ledger}:${e.line_number}`),
-          text !== undefined ? h('div', { class: 'fmsg', text: cut(typeof text === 'string' ? text : JSON.stringify(text), 300) }) : null,
-        );
-      }),
-      ),
-    ),
-  );
 }

@@ -4,7 +4,7 @@ import { callTool } from './api.js';
 import { h } from './dom.js';
 import { day, duration, when } from './format.js';
 import { route, sessionHref } from './router.js';
-import { diagnostics, costFor, errorEvents } from './diagnostics.js';
+import { diagnostics, costFor } from './diagnostics.js';
 import { turnChart } from './turn-chart.js';
 import { grepPanel } from './grep-panel.js';
 import { firstPage, timeline } from './timeline.js';
@@ -42,7 +42,6 @@ export async function renderSession(root, ctx) {
   const sum = ov.summary;
   const diag = ov.diagnostics;
   const costSlot = h('span', { class: 'cost muted' }, 'cost: loading…');
-  const errorSlot = h('div', { class: 'failures' });
   head.replaceChildren(
     h('p', { class: 'crumbs' }, h('a', { href: '#/sessions' }, 'Sessions'), ' / ', sum.parent_id ? [h('a', { href: sessionHref(sum.parent_id) }, 'parent'), ' / '] : null, h('span', { class: 'id' }, sum.session_id)),
     h('h1', { class: 'title' }, sum.title || (sum.top_user_messages && sum.top_user_messages[0]) || sum.session_id),
@@ -54,7 +53,7 @@ export async function renderSession(root, ctx) {
       diag.models && diag.models.length ? ` · ${diag.models.join(', ')}` : '',
     ),
     h('section', { class: 'about' }, h('h2', {}, 'About'), h('p', { class: 'about-text', text: sum.about })),
-    diagnostics(sum, diag, costSlot, errorSlot),
+    diagnostics(sum, diag, costSlot),
   );
   tl.nameLanes([{ id: sum.session_id, name: 'main' }, ...(diag.sub_agents || []).map((a) => ({ id: a.session_id, name: a.agent_name || a.kind }))]);
   await Promise.all([
@@ -62,7 +61,6 @@ export async function renderSession(root, ctx) {
     guard(grepPanel(grepBox, sum.session_id, ctx), grepBox, ctx),
     guard(chart(sum, chartBox, ctx), chartBox, ctx),
     guard(costBox(sum, costSlot), costSlot, ctx, true),
-    guard(errorEvents(errorSlot, sum, ctx), errorSlot, ctx),
   ]);
 }
 

@@ -1,0 +1,83 @@
+// Start-up: each command loads only the engines and surfaces it uses. Timings are for
+// bench/startup-bench.ts; this holds what they depend on, the modules a command loads, recorded by
+// a resolve hook on the built CLI.
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, FIXTURES, runCli, tempDir } from '../helpers.js';
+
+const work = tempDir('hs-startup-');
+const db = join(work, 'h.db');
+const hooks = join(work, 'record-hooks.mjs');
+const register = join(work, 'record.mjs');
+
+beforeAll(() => {
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+let out;
+export function initialize(data) { out = data.out; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(out, r.url + '\\n');
+  return r;
+}
+`,
+  );
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { out: process.env.RECORD_MODULES } });\n`);
+  const res = runCli(['ingest', join(FIXTURES, 'control-plane', 'normal'), '--db', db]);
+  expect(res.status, res.stderr).toBe(0);
+});
+
+let run = 0;
+/** The module URLs `hindsight ARGS` loads, after checking it succeeded. */
+function modulesLoaded(args: string[]): string[] {
+  const out = join(work, `modules-${run++}.txt`);
+  writeFileSync(out, '');
+  const res = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, RECORD_MODULES: out, HINDSIGHT_DB: db },
+  });
+  expect(res.status, res.stderr).toBe(0);
+  return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+}
+
+const pkg = (name: string) => (url: string) => url.includes(`/node_modules/${name}/`);
+const HEAVY = ['pg', '@modelcontextprotocol/sdk', 'hono', '@hono/node-server', 'zod-to-json-schema'];
+
+describe('what each command loads', () => {
+  it('--help loads no dependency at all', () => {
+    const loaded = modulesLoaded(['--help']);
+    expect(loaded.filter((u) => u.includes('/node_modules/'))).toEqual([]);
+    expect(loaded.some((u) => u.endsWith('/surfaces/cli/main.js'))).toBe(true);
+  });
+
+  it('tools lists the tools from the build catalogue, loading no tool', () => {
+    const loaded = modulesLoaded(['tools']);
+    for (const name of [...HEAVY, 'zod', 'better-sqlite3']) expect(loaded.filter(pkg(name)), name).toEqual([]);
+    expect(loaded.filter((u) => /\/tools\/[a-z-]+\/index\.js$/.test(u))).toEqual([]);
+  });
+
+  it('the catalogue it reads is the registry as describeTools() gives it', async () => {
+    const { describeTools } = await import('../../src/tools/describe-tools.js');
+    const res = runCli(['tools', '--json']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual(JSON.parse(JSON.stringify(describeTools())));
+  });
+
+  it('a SQLite tool call loads that tool and the SQLite engine, not the others, pg, MCP or HTTP', () => {
+    const loaded = modulesLoaded(['tool', 'list_sessions', '{}']);
+    for (const name of HEAVY) expect(loaded.filter(pkg(name)), name).toEqual([]);
+    expect(loaded.some(pkg('better-sqlite3'))).toBe(true);
+    expect(loaded.filter((u) => /\/tools\/[a-z-]+\/index\.js$/.test(u)).map((u) => u.split('/tools/')[1])).toEqual(['list-sessions/index.js']);
+  });
+
+  it('the views load their own tool only (usage)', () => {
+    const loaded = modulesLoaded(['usage', 'daily', '--json']);
+    for (const name of HEAVY) expect(loaded.filter(pkg(name)), name).toEqual([]);
+    expect(loaded.filter((u) => /\/tools\/[a-z-]+\/index\.js$/.test(u)).map((u) => u.split('/tools/')[1])).toEqual(['usage-report/index.js']);
+  });
+});
