@@ -1,49 +1,148 @@
-// Secret redaction for every output that is not exact evidence (decisions.md): API keys, bearer
-// tokens, private keys, passwords in URLs. Patterns are linear (no nested quantifiers).
+// Secret redaction for every output that is not exact evidence (decisions.md). The rules are
+// secretlint's recommended preset, an npm dependency kept up to date by its maintainers
+// (preset-secrets.ts runs it through secretlint-host.ts), plus a few of Hindsight's own for what the
+// preset does not look for: Stripe and Google API keys, `sk-…` keys of other shapes, `Bearer`
+// headers, JWTs, passwords in any URL, `DB_PASSWORD=` style assignments, private-key blocks the
+// preset's shape check lets pass. docs/redaction.md lists what is covered.
+//
+// Speed: one pass of a keyword automaton (keyword-scan.ts) over the text picks the rules, of the
+// preset and our own, whose keywords occur; only those run. Spans are collected on the original
+// text, overlapping ones merged, and the output built once.
 
-const RULES: { name: string; re: RegExp; replace: string | ((m: string, ...g: string[]) => string) }[] = [
+import { mapJson } from './json-depth.js';
+import { KeywordScanner } from './keyword-scan.js';
+import { PresetSecrets } from './preset-secrets.js';
+
+interface OwnRule {
+  /** Shown in the marker: `[REDACTED:<kind>]`, or `[REDACTED]` when null (the name before stays). */
+  kind: string | null;
+  re: RegExp;
+  /** Lowercase literals of which one occurs in every match (the keyword scan's filter). */
+  keywords: string[];
+  /** The capture group holding the secret; default: the whole match. */
+  group?: number;
+}
+
+// A value that names another value instead of holding one: `${VAR}`, `$VAR`, `{{var}}`, `%VAR%`.
+const PLACEHOLDER = /^(?:\$\{[^}]*\}?|\$[A-Za-z_]\w*|\{\{[^}]*\}?\}?|%[A-Za-z_]\w*%|<[^>]*>?)/;
+
+const OWN_RULES: OwnRule[] = [
+  // Any PEM private-key block, also encrypted, truncated or short ones (the preset reports only a
+  // body that looks like a real key). The body is bounded (16 KiB, several times an RSA-4096 key)
+  // and cannot run past a `-----`, so a text full of unterminated headers costs one pass.
   {
-    name: 'private_key',
-    re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-    replace: '[REDACTED:private_key]',
+    kind: 'privatekey',
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-(?!----)){0,16384}(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?/dg,
+    keywords: ['private key'],
   },
-  { name: 'anthropic_key', re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g, replace: '[REDACTED:api_key]' },
-  { name: 'openai_key', re: /\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{16,}/g, replace: '[REDACTED:api_key]' },
-  { name: 'github_token', re: /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/g, replace: '[REDACTED:token]' },
-  { name: 'aws_access_key', re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, replace: '[REDACTED:aws_key]' },
-  { name: 'slack_token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: '[REDACTED:token]' },
-  { name: 'bearer', re: /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{16,}/gi, replace: (_m, b) => `${b} [REDACTED:token]` },
+  { kind: 'stripe', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/dg, keywords: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_'] },
+  { kind: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/dg, keywords: ['aiza'] },
+  // Keys of `sk-…` shapes the preset's exact formats do not take (short Anthropic keys, other
+  // providers' `sk-` keys).
+  { kind: 'api_key', re: /\bsk-ant-[A-Za-z0-9_-]{8,}/dg, keywords: ['sk-ant-'] },
+  { kind: 'api_key', re: /\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{16,}/dg, keywords: ['sk-'] },
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg, keywords: ['eyj'] },
+  { kind: 'bearer', re: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/dgi, keywords: ['bearer'], group: 1 },
+  // A URL's password, whatever the scheme (redis://, amqp://, https:// with any characters). The
+  // scheme is bounded so a long dotted word before a `://` is not re-read from each of its dots.
+  { kind: null, re: /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@"'\\]*:([^\s@/"'\\]+)@/dgi, keywords: ['://'], group: 1 },
+  // NAME=value / "name": "value" where the name ends in a secret word. No `\b` before the word:
+  // in DB_PASSWORD the `_` is a word character, so `\bpassword` never matched there. `_pwd` needs
+  // its underscore so the shell's PWD=/home/… (a directory) stays. `\"` is a quote inside a JSON
+  // string that holds JSON.
   {
-    name: 'url_password',
-    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):([^\s@/]+)@/gi,
-    replace: (_m, user) => `${user}:[REDACTED]@`,
-  },
-  {
-    name: 'assignment',
-    re: /\b((?:api[_-]?key|secret|password|passwd|access[_-]?token|auth[_-]?token)["']?\s*[:=]\s*["']?)([^\s"',;]{8,})/gi,
-    replace: (_m, prefix) => `${prefix}[REDACTED]`,
+    kind: null,
+    re: /(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|passw(?:or)?d|_pwd|access[_-]?token|auth[_-]?token|private[_-]?key)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?([^\s"'\\,;]{8,})/dgi,
+    keywords: ['key', 'secret', 'passw', 'pwd', 'token'],
+    group: 1,
   },
 ];
 
+interface Span {
+  start: number;
+  end: number;
+  /** Preset rules first, in the preset's order, then our own: the lowest names a merged span. */
+  rank: number;
+  kind: string | null;
+}
+
+interface Rules {
+  preset: PresetSecrets;
+  scanner: KeywordScanner;
+}
+
+// Built on first use, not at import: loading the preset and building the automaton cost CPU that
+// every CLI command that loads a tool would otherwise pay at start-up.
+let rules: Rules | undefined;
+function loadRules(): Rules {
+  if (!rules) {
+    const preset = new PresetSecrets();
+    rules = { preset, scanner: new KeywordScanner([...preset.keywords(), ...OWN_RULES.map((r) => r.keywords)]) };
+  }
+  return rules;
+}
+
+/** No secret any rule finds is shorter than this, so shorter strings are returned at once. */
+const MIN_SECRET_TEXT = 8;
+
+/** The spans found in `text` by every rule (preset or own) whose keyword occurs in it. */
+function secretSpans(text: string): Span[] {
+  if (text.length < MIN_SECRET_TEXT) return [];
+  const { preset, scanner } = loadRules();
+  const candidates = scanner.rulesIn(text);
+  if (candidates.length === 0) return [];
+  const presetRules = preset.kinds.length;
+  const presetCandidates = candidates.filter((i) => i < presetRules);
+  const spans: Span[] = presetCandidates.length > 0 ? preset.spans(text, presetCandidates) : [];
+  for (const index of candidates) {
+    if (index < presetRules) continue;
+    const rule = OWN_RULES[index - presetRules]!;
+    const re = rule.re;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const span = m.indices![rule.group ?? 0];
+      if (!span || span[1] <= span[0] || PLACEHOLDER.test(text.slice(span[0], span[1]))) continue;
+      spans.push({ start: span[0], end: span[1], rank: index, kind: rule.kind });
+    }
+  }
+  return spans;
+}
+
 /**
- * Replace secrets in `text` with `[REDACTED:…]` markers.
+ * Replace secrets in `text` with `[REDACTED:<kind>]` markers (`[REDACTED]` after a name such as
+ * `password=` or in a URL's password). The kind is the secretlint rule id (`aws`, `github`, `npm`,
+ * `privatekey`…) or one of Hindsight's own: stripe, google-api-key, api_key, jwt, bearer.
  *
  * @example redactText('key sk-ant-abcdefghijklmnop') // 'key [REDACTED:api_key]'
  */
 export function redactText(text: string): string {
-  let out = text;
-  for (const rule of RULES) out = out.replace(rule.re, rule.replace as (m: string, ...g: string[]) => string);
-  return out;
+  const spans = secretSpans(text);
+  return spans.length === 0 ? text : applySpans(text, spans);
 }
 
-/** Redact every string inside a JSON-like value (a copy; the input is not changed). */
-export function redactValue<T>(value: T): T {
-  if (typeof value === 'string') return redactText(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v)) as T;
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactValue(v);
-    return out as T;
+/** Overlapping secrets become one marker, named by the earliest rule among them. */
+function applySpans(text: string, spans: Span[]): string {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < spans.length; ) {
+    let { end } = spans[i]!;
+    const start = spans[i]!.start;
+    let first = spans[i]!;
+    for (i++; i < spans.length && spans[i]!.start < end; i++) {
+      end = Math.max(end, spans[i]!.end);
+      if (spans[i]!.rank < first.rank) first = spans[i]!;
+    }
+    out += text.slice(at, start) + (first.kind === null ? '[REDACTED]' : `[REDACTED:${first.kind}]`);
+    at = end;
   }
-  return value;
+  return out + text.slice(at);
+}
+
+/**
+ * Redact every string inside a JSON-like value (a copy; the input is not changed). Any depth:
+ * the walk keeps its own stack, and containers deeper than MAX_JSON_DEPTH become a marker.
+ */
+export function redactValue<T>(value: T): T {
+  return mapJson(value, redactText) as T;
 }
