@@ -2,6 +2,17 @@
 // for duplicate ids: the first registration wins. One line per parser.
 
 import { deepseekV3 } from './formats/deepseek-v3.js';
+import { deepseekV31 } from './formats/deepseek-v31.js';
+import { generic } from './formats/generic.js';
+import { gigachat3 } from './formats/gigachat3.js';
+import { glm47 } from './formats/glm47.js';
+import { granite20bFc } from './formats/granite-20b-fc.js';
+import { hunyuanA13b } from './formats/hunyuan-a13b.js';
+import { internlm } from './formats/internlm.js';
+import { jamba } from './formats/jamba.js';
+import { longcat } from './formats/longcat.js';
+import { olmo3 } from './formats/olmo3.js';
+import { openai } from './formats/openai.js';
 import { functiongemma } from './formats/functiongemma.js';
 import { glm45 } from './formats/glm45.js';
 import { granite } from './formats/granite.js';
@@ -37,6 +48,17 @@ export const BUILT_IN_PARSERS: readonly ParserDefinition[] = [
   pythonic,
   llama4Pythonic,
   deepseekV3,
+  olmo3,
+  glm47,
+  gigachat3,
+  granite20bFc,
+  jamba,
+  internlm,
+  hunyuanA13b,
+  longcat,
+  openai,
+  deepseekV31,
+  generic,
 ];
 
 let registry: ParserRegistry | null = null;

@@ -42,8 +42,11 @@ class Reader {
     if (ch === '{') return this.dict(depth);
     const num = /^-?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)/.exec(this.text.slice(this.pos, this.pos + 64));
     if (num) {
+      const n = Number(num[0]);
+      // 1e999 is Infinity, which JSON cannot carry: a call holding it is not a call we can pass on.
+      if (!Number.isFinite(n)) this.fail(`number ${num[0]} is out of range`);
       this.pos += num[0].length;
-      return Number(num[0]);
+      return n;
     }
     const name = this.identifier();
     if (name === 'True' || name === 'true') return true;

@@ -5,7 +5,7 @@
 // is this streamer fed a single delta, so streamed and whole results agree for any chunking.
 
 import { BalancedScanner } from './balanced-scanner.js';
-import { earliestMarker, heldTailLength, type MarkerHit } from './markers.js';
+import { heldTailLength, MarkerSearch, type MarkerHit } from './markers.js';
 import { ReasoningSanitizer, type SanitizedPiece } from './reasoning-sanitizer.js';
 import type { ParseError, ParseOptions, ParseResult, ParserDefinition, RegionRule, StreamEvent, ToolCall, ToolCallStreamer } from './types.js';
 
@@ -16,13 +16,37 @@ interface OpenRegion {
   /** The region's whole text, markers included, in case it has to go back to the content. */
   raw: string;
   callsBefore: number;
+  /** A piece of the region was read as a message (content or reasoning) rather than a call. */
+  readAsMessage: boolean;
+  /** The markers that end the region (or a call in it), found in linear time. */
+  ends: readonly string[];
+  endSearch: MarkerSearch;
   scanner: BalancedScanner | null;
+}
+
+type BalancedClose = { balanced: 'json' | 'python'; includeOpen: boolean };
+
+function balancedClose(close: RegionRule['close']): BalancedClose | null {
+  return close !== null && typeof close === 'object' && !Array.isArray(close) ? (close as BalancedClose) : null;
+}
+
+/** The literal markers that end a region (none for balanced values and stray markers). */
+function closeMarkers(close: RegionRule['close']): readonly string[] {
+  if (typeof close === 'string') return [close];
+  return Array.isArray(close) ? close : [];
 }
 
 export class RegionStreamer implements ToolCallStreamer {
   private readonly sanitizer = new ReasoningSanitizer();
   private readonly openers: string[];
   private pending = '';
+  /** How many characters of sanitized text were consumed before \`pending\` (its absolute offset). */
+  private consumed = 0;
+  private readonly openerSearch: MarkerSearch;
+  /** The openers that count after content has begun (start-only ones left out). */
+  private readonly laterSearch: MarkerSearch;
+  /** Whether any non-blank content was emitted (start-only openers no longer count). */
+  private hasText = false;
   private region: OpenRegion | null = null;
   /** Separator characters after a call, dropped if another call follows. */
   private filler = '';
@@ -39,6 +63,14 @@ export class RegionStreamer implements ToolCallStreamer {
     private readonly options: ParseOptions = {},
   ) {
     this.openers = def.regions.map((r) => r.open);
+    this.openerSearch = new MarkerSearch(this.openers);
+    this.laterSearch = new MarkerSearch(def.regions.map((r) => (r.atStartOnly ? '' : r.open)));
+  }
+
+  /** Consume `count` characters from the front of the pending text. */
+  private drop(count: number): void {
+    this.pending = this.pending.slice(count);
+    this.consumed += count;
   }
 
   push(delta: string): StreamEvent[] {
@@ -96,6 +128,7 @@ export class RegionStreamer implements ToolCallStreamer {
       this.filler = '';
     }
     this.afterCall = false;
+    if (!this.hasText && rest.trim()) this.hasText = true;
     this.content += rest;
     this.events.push({ type: 'content', text: rest });
   }
@@ -108,18 +141,18 @@ export class RegionStreamer implements ToolCallStreamer {
         const held = final ? 0 : heldTailLength(this.pending, this.openers);
         if (hit && held > 0 && this.pending.length - held <= hit.index) {
           this.emitContent(this.pending.slice(0, this.pending.length - held));
-          this.pending = this.pending.slice(this.pending.length - held);
+          this.drop(this.pending.length - held);
           return;
         }
         if (hit) {
           this.emitContent(this.pending.slice(0, hit.index));
-          this.pending = this.pending.slice(hit.index);
+          this.drop(hit.index);
           this.filler = '';
           this.openRegion(this.def.regions[hit.which]!);
           continue;
         }
         this.emitContent(this.pending.slice(0, this.pending.length - held));
-        this.pending = this.pending.slice(this.pending.length - held);
+        this.drop(this.pending.length - held);
         if (final) this.filler = '';
         return;
       }
@@ -129,26 +162,30 @@ export class RegionStreamer implements ToolCallStreamer {
 
   /** The earliest opener in pending text; start-only openers count only before any content or call. */
   private findOpener(): MarkerHit | null {
-    const hit = earliestMarker(this.pending, this.openers);
+    const hit = this.openerSearch.earliest(this.pending, this.consumed);
     if (!hit || !this.def.regions[hit.which]!.atStartOnly) return hit;
-    const atStart = this.calls.length === 0 && !this.content.trim() && !this.pending.slice(0, hit.index).trim();
+    const atStart = this.calls.length === 0 && !this.hasText && !this.pending.slice(0, hit.index).trim();
     if (atStart) return hit;
-    const later = this.def.regions.map((r) => (r.atStartOnly ? '' : r.open));
-    return earliestMarker(this.pending, later);
+    return this.laterSearch.earliest(this.pending, this.consumed);
   }
 
   private openRegion(rule: RegionRule): void {
-    const close = rule.close;
-    const includeOpen = close !== null && typeof close === 'object' && close.includeOpen;
+    const balanced = balancedClose(rule.close);
+    const includeOpen = balanced?.includeOpen ?? false;
+    const closes = closeMarkers(rule.close);
+    const ends = rule.callEnd ? [...closes, rule.callEnd] : closes;
     this.region = {
       rule,
       piece: '',
       raw: includeOpen ? '' : rule.open,
       callsBefore: this.calls.length,
-      scanner: close !== null && typeof close === 'object' ? new BalancedScanner(close.balanced) : null,
+      readAsMessage: false,
+      ends,
+      endSearch: new MarkerSearch(ends),
+      scanner: balanced ? new BalancedScanner(balanced.balanced) : null,
     };
     // The opener of a balanced value is its first character: it stays in the text to scan.
-    if (!includeOpen) this.pending = this.pending.slice(rule.open.length);
+    if (!includeOpen) this.drop(rule.open.length);
   }
 
   /** Consume pending text into the open region; true when the region ended (keep draining). */
@@ -162,22 +199,22 @@ export class RegionStreamer implements ToolCallStreamer {
       const end = region.scanner.scan(this.pending);
       if (end >= 0) {
         this.collect(region, this.pending.slice(0, end));
-        this.pending = this.pending.slice(end);
+        this.drop(end);
         this.closeRegion(region, false);
         return true;
       }
       this.collect(region, this.pending);
-      this.pending = '';
+      this.drop(this.pending.length);
       if (final) this.closeRegion(region, true);
       return final;
     }
-    const markers = rule.callEnd ? [rule.close as string, rule.callEnd] : [rule.close as string];
-    const hit = earliestMarker(this.pending, markers);
+    const markers = region.ends;
+    const hit = region.endSearch.earliest(this.pending, this.consumed);
     if (hit) {
       this.collect(region, this.pending.slice(0, hit.index));
       region.raw += hit.marker;
-      this.pending = this.pending.slice(hit.index + hit.marker.length);
-      if (hit.which === 1) {
+      this.drop(hit.index + hit.marker.length);
+      if (rule.callEnd !== undefined && hit.which === markers.length - 1) {
         this.parsePiece(region, false);
         return true;
       }
@@ -186,7 +223,7 @@ export class RegionStreamer implements ToolCallStreamer {
     }
     const held = final ? 0 : heldTailLength(this.pending, markers);
     this.collect(region, this.pending.slice(0, this.pending.length - held));
-    this.pending = this.pending.slice(this.pending.length - held);
+    this.drop(this.pending.length - held);
     if (final) this.closeRegion(region, true);
     return final;
   }
@@ -207,7 +244,17 @@ export class RegionStreamer implements ToolCallStreamer {
       parsed = { calls: [], errors: [{ code: 'parser_failure', message: `${this.def.id}: ${(err as Error).message}` }] };
     }
     this.errors.push(...parsed.errors);
+    if (parsed.reasoning !== undefined || parsed.content !== undefined) region.readAsMessage = true;
+    if (parsed.reasoning) this.addReasoning(parsed.reasoning);
+    if (parsed.content) this.emitContent(parsed.content);
     for (const call of parsed.calls) this.addCall(call);
+  }
+
+  /** Reasoning a parser found in a region (Harmony's analysis channel), kept apart like leaked blocks. */
+  private addReasoning(text: string): void {
+    const piece = this.reasoning ? `\n${text}` : text;
+    this.reasoning += piece;
+    this.events.push({ type: 'reasoning', text: piece });
   }
 
   private closeRegion(region: OpenRegion, truncated: boolean): void {
@@ -217,8 +264,10 @@ export class RegionStreamer implements ToolCallStreamer {
       this.afterCall = true;
       return;
     }
-    // Nothing in the region was a call: it was text after all (unless it was only markers).
-    if (!this.isOnlyMarkers(region.raw)) {
+    if (region.readAsMessage) return;
+    // Nothing in the region was a call: it was text after all (unless it was only markers; a
+    // marker whose value never began, as in "<function_call> hello", is text too).
+    if (region.scanner?.failed || !this.isOnlyMarkers(region.raw)) {
       // A one-character opener ("[" or "{") is often just text: no error for those.
       if (region.rule.open.length > 1) this.errors.push({ code: 'no_call_in_region', message: `${this.def.id}: a "${region.rule.open.trim()}" region held no readable call; kept as content` });
       this.emitContent(region.raw);
@@ -229,7 +278,7 @@ export class RegionStreamer implements ToolCallStreamer {
     let rest = raw;
     for (const r of this.def.regions) {
       rest = rest.split(r.open).join('');
-      if (typeof r.close === 'string') rest = rest.split(r.close).join('');
+      for (const close of closeMarkers(r.close)) rest = rest.split(close).join('');
       if (r.callEnd) rest = rest.split(r.callEnd).join('');
     }
     return rest.trim() === '';

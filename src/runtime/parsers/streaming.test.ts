@@ -1,7 +1,9 @@
 // The streamer's promises: content as soon as it is certain, never text that turns out to be a
 // call, calls emitted when their region ends; big and hostile outputs in linear time, no throws.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { earliestMarker, MarkerSearch } from './markers.js';
 import { createToolCallStreamer, parseToolCallDeltas, parseToolCalls } from './pipeline.js';
 import { builtInParsers } from './index.js';
 
@@ -84,16 +86,49 @@ describe('bad and big output', () => {
     expect(py.calls).toEqual([]);
   });
 
+  it('parses a 10 MB output given whole, with 20,000 calls and openers that never come, in linear time', () => {
+    // Each call used to search the rest of the output again for the markers that never appear
+    // (here <|function_call|>, <|message_sep|>, </s>): quadratic, minutes for this input.
+    const call = 'function call<|role_sep|>\n{"name": "f", "arguments": {"x": "' + 'y'.repeat(400) + '"}} then ';
+    const text = call.repeat(20_000);
+    expect(text.length).toBeGreaterThan(9_000_000);
+    const r = parseToolCalls('gigachat3', text);
+    expect(r.calls).toHaveLength(20_000);
+    expect(r.content?.trim()).toBe(Array(20_000).fill('then').join('  '));
+  });
+
   it('names the valid parsers for an unknown id', () => {
     expect(() => parseToolCalls('nope', 'x')).toThrow(/unknown parser "nope"; valid parsers: .*hermes.*qwen3_coder/);
   });
 });
 
+describe('MarkerSearch', () => {
+  it('finds what earliestMarker finds while text is appended and consumed', () => {
+    const markers = ['<a>', '<ab>', 'b', ''];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ unit: fc.constantFrom('<', 'a', 'b', '>', 'x') }), fc.nat(6))), (steps) => {
+        const search = new MarkerSearch(markers);
+        let text = '';
+        let base = 0;
+        for (const [append, consume] of steps) {
+          text += append;
+          expect(search.earliest(text, base)).toEqual(earliestMarker(text, markers));
+          const k = Math.min(consume, text.length);
+          text = text.slice(k);
+          base += k;
+        }
+      }),
+      { seed: 15, numRuns: 300 },
+    );
+  });
+});
+
 describe('the built-in registry', () => {
-  it('holds the 16 parsers with vectors and the qwen3_coder alias', () => {
+  it('holds every parser of the seed\'s table (26 and generic) and the qwen3_coder alias', () => {
     expect(builtInParsers().ids()).toEqual([
-      'deepseek_v3', 'functiongemma', 'glm45', 'granite', 'granite4', 'hermes', 'kimi_k2', 'llama3_json', 'llama4_pythonic',
-      'minimax', 'mistral', 'pythonic', 'qwen3_coder', 'qwen3_xml', 'step3', 'step3p5', 'xlam',
+      'deepseek_v3', 'deepseek_v31', 'functiongemma', 'generic', 'gigachat3', 'glm45', 'glm47', 'granite', 'granite-20b-fc', 'granite4',
+      'hermes', 'hunyuan_a13b', 'internlm', 'jamba', 'kimi_k2', 'llama3_json', 'llama4_pythonic', 'longcat', 'minimax', 'mistral',
+      'olmo3', 'openai', 'pythonic', 'qwen3_coder', 'qwen3_xml', 'step3', 'step3p5', 'xlam',
     ]);
     expect(builtInParsers().get('qwen3_coder').id).toBe('qwen3_xml');
   });

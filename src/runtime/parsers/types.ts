@@ -38,11 +38,13 @@ export type ParserFamily = 'xml' | 'json' | 'pythonic' | 'mixed';
 /**
  * How a call region ends after its opening marker:
  * - a string: that literal closing marker (or the end of the output, for truncated output);
+ * - several strings: whichever of those markers comes first (Harmony ends a message with
+ *   <|end|>, <|call|> or <|return|>);
  * - `{ balanced }`: one balanced JSON (or Python literal) value, starting at the opener when
  *   `includeOpen` (the opener is the value's first character, e.g. `[`), else after it;
  * - null: the marker alone is the region (a stray marker, dropped from content).
  */
-export type RegionClose = string | { balanced: 'json' | 'python'; includeOpen: boolean } | null;
+export type RegionClose = string | readonly string[] | { balanced: 'json' | 'python'; includeOpen: boolean } | null;
 
 export interface RegionRule {
   open: string;
@@ -66,6 +68,12 @@ export interface RegionContext {
 export interface RegionParse {
   calls: ToolCall[];
   errors: ParseError[];
+  /**
+   * For formats whose regions are messages rather than calls (Harmony): the region's text that
+   * is content or reasoning. When either is set the region counts as read, even with no call.
+   */
+  content?: string;
+  reasoning?: string;
 }
 
 /** One model family's parser: everything the pipeline and the streamer need, defined once. */

@@ -29,7 +29,7 @@ describe('parse_tool_calls', () => {
   it('answers an unknown parser with an error naming the valid ones', async () => {
     const res = await runTool(parseToolCallsTool, { parser: 'gpt5', text: 'x' }, ctx);
     expect(res).toMatchObject({ status: 'error', code: 'UNKNOWN_PARSER' });
-    expect(res.error).toContain('Valid parsers: deepseek_v3, functiongemma');
+    expect(res.error).toContain('Valid parsers: deepseek_v3, deepseek_v31, functiongemma');
   });
 
   it('refuses both or neither of text and deltas, and oversized input, with clear errors', async () => {

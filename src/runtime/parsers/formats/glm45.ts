@@ -6,10 +6,11 @@ import { coerceArguments } from '../schema-coerce.js';
 import type { ParserDefinition, RegionContext, RegionParse } from '../types.js';
 import { extractElements } from '../xml-repair.js';
 
-function parseGlmRegion(body: string, ctx: RegionContext): RegionParse {
+/** Shared with glm47, whose template writes the same tags without the line breaks. */
+export function parseGlmRegion(body: string, ctx: RegionContext, parserId = 'glm45'): RegionParse {
   const firstTag = body.indexOf('<');
   const name = (firstTag < 0 ? body : body.slice(0, firstTag)).trim();
-  if (!name) return { calls: [], errors: body.trim() ? [{ code: 'bad_call', message: 'glm45: a <tool_call> has no function name' }] : [] };
+  if (!name) return { calls: [], errors: body.trim() ? [{ code: 'bad_call', message: `${parserId}: a <tool_call> has no function name` }] : [] };
   const keys = extractElements(body, '<arg_key>', '</arg_key>', ['<arg_value>']);
   const values = extractElements(body, '<arg_value>', '</arg_value>', ['<arg_key>', '</tool_call>']);
   const params: Record<string, string> = {};
@@ -22,7 +23,7 @@ function parseGlmRegion(body: string, ctx: RegionContext): RegionParse {
     const value = values[v];
     // A key whose closing tag is missing cannot be trusted to have ended where we think.
     if (!key.closed || !value || value.start > nextKeyStart) {
-      errors.push({ code: 'bad_call', message: `glm45: argument "${key.value.trim().slice(0, 40)}" of "${name}" is malformed; left out` });
+      errors.push({ code: 'bad_call', message: `${parserId}: argument "${key.value.trim().slice(0, 40)}" of "${name}" is malformed; left out` });
       continue;
     }
     params[key.value.trim()] = value.value;
@@ -36,5 +37,5 @@ export const glm45: ParserDefinition = {
   family: 'xml',
   format: '<tool_call>NAME\\n<arg_key>K</arg_key>\\n<arg_value>V</arg_value>…</tool_call>',
   regions: [{ open: '<tool_call>', close: '</tool_call>' }],
-  parseRegion: parseGlmRegion,
+  parseRegion: (body, ctx) => parseGlmRegion(body, ctx),
 };
