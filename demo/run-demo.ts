@@ -106,7 +106,7 @@ async function demo(dir: string, db: string): Promise<void> {
     heading('3. hindsight sessions --top-level');
     const { total, sessions } = await store.listSessions({ limit: 15, offset: 0, topLevelOnly: true });
     const paint = painter(process.stdout, process.env);
-    process.stdout.write(`${renderSessionTable(sessions, total, paint)}\n`);
+    process.stdout.write(`${renderSessionTable(sessions, { total, topLevel: total }, paint)}\n`);
     const options: FriendlyOptions = { json: false, full: false, ignoreCase: false, raw: false };
     const friendly = async (command: string, positionals: string[], extra: Partial<FriendlyOptions> = {}) => {
       const res = await runFriendly(command, positionals, { ...options, ...extra }, store, paint);

@@ -6,6 +6,7 @@ import type { Defect, SessionFacts, SessionSummary } from '../core/model.js';
 import { mergeFacts } from '../core/facts.js';
 import { compareTimeline } from '../core/timeline-order.js';
 import { emptyFile, parseDocumentFile, parseJsonlFile, type ParsedEvent } from '../ingest/parse-file.js';
+import { dropCoveredMirrors } from '../store/shared/usage-mirrors.js';
 import type { Importer, SourceFile, StoredEvent } from './importer.js';
 
 export interface HarnessSession {
@@ -81,6 +82,8 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
   for (const id of bySession.keys()) {
     if (!facts.has(id)) facts.set(id, { id, format: importer.format });
   }
+  // As the writers do before summarising (store/shared/usage-mirrors.ts).
+  dropCoveredMirrors(new Map([...bySession].map(([id, list]) => [id, { parentId: facts.get(id)?.parentId ?? null, events: list }])));
   const sessions = new Map<string, HarnessSession>();
   for (const [id, f] of [...facts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const list = (bySession.get(id) ?? []).sort(compareTimeline);

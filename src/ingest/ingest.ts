@@ -10,6 +10,7 @@ import type { Importer, SourceFile } from '../importers/importer.js';
 import { IMPORTERS, detectFormat, importerFor } from '../importers/registry.js';
 import type { FileRecord, Store } from '../store/store.js';
 import { planFile, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
+import { findRootsBelow } from './find-roots.js';
 import { ParseQueue } from './parse-queue.js';
 
 export interface IngestProgress {
@@ -96,7 +97,13 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
         continue;
       }
       const format = t.format ?? (await detectFormat(real));
-      if (!format) throw FormatNotDetected(real);
+      if (!format) {
+        // Not a root itself: search it for the roots it holds, each ingested as its own.
+        const below = await findRootsBelow(real);
+        if (below.length === 0) throw FormatNotDetected(real);
+        targets.push(...below);
+        continue;
+      }
       const importer = importerFor(format);
       const rootNotes: Defect[] = [];
       const files = await importer.discover(real, rootNotes);
@@ -116,14 +123,17 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
  */
 async function resolveSessionFile(file: string, format: Format | undefined): Promise<PlannedRoot> {
   const dir = dirname(file);
-  const found = format ?? (await detectFormat(dir));
+  // The file's own content first (a transcript outside projects/), then its folder's layout.
+  const found = format ?? (await detectFormat(file)) ?? (await detectFormat(dir));
   if (!found) throw FormatNotDetected(file);
   const importer = importerFor(found);
   const all = await importer.discover(dir);
   const target = all.find((f) => f.path === file);
-  if (!target?.sessionId) {
-    throw NotASessionFile(file, found);
-  }
+  if (!target) throw NotASessionFile(file, found);
+  // A transcript whose lines name no session (garbage given --format): its lines are kept and
+  // counted as bad lines, and no session is made up from the file name.
+  if (!target.sessionId && target.ledger === 'transcript') return { path: dir, format: found, importer, files: [target] };
+  if (!target.sessionId) throw NotASessionFile(file, found);
   const session = target.sessionId;
   const files = all.filter((f) => f.sessionId === session || f.sessionId?.startsWith(`${session}:`));
   return { path: dir, format: found, importer, files };

@@ -88,7 +88,8 @@ describe('hindsight usage over more sessions than one tool page', () => {
     expect(JSON.parse(tail.stdout)).toMatchObject({ count: SESSIONS, offset: 505, returned: 3, has_more: true, next_offset: 508 });
 
     const text = runCli(['usage', 'session', '--limit', '3', '--offset', '505', '--db', db]);
-    expect(text.stdout).toContain(`3 of ${SESSIONS} rows; next page: --offset 508`);
+    // The hint repeats the command as typed (flags and --db kept), with the next offset.
+    expect(text.stdout).toMatch(new RegExp(`3 of ${SESSIONS} rows; next page: hindsight usage session --limit 3 --db \\S+ --offset 508`));
   });
 
   it('a nonsensical window is a usage error that names the flag', () => {

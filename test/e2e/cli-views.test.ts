@@ -30,19 +30,21 @@ describe('hindsight views', () => {
     expect(text.stdout).toContain(body.summary.about.slice(0, 60));
   });
 
-  it('timeline: events in order with sub-agent rows marked, and a next-page hint', () => {
+  it('timeline: the conversation in order with sub-agent rows marked, hooks hidden and counted, and a next-page hint', () => {
     const res = runCli(['timeline', PARENT, '--limit', '400', '--db', db]);
     expect(res.status).toBe(0);
-    expect(res.stdout.split('\n')[0]).toMatch(/^TIME \(UTC\)\s+LEDGER\s+EVENT/);
-    expect(res.stdout).toMatch(/agent-[\w-]+\*/);
-    expect(res.stdout).toMatch(/400 of \d+ events; next page: hindsight timeline .* --offset 400/);
+    expect(res.stdout).toMatch(/^User {2}2026-02-11/m);
+    expect(res.stdout).toMatch(/\[sub-agent [\w-]+\]/);
+    expect(res.stdout).not.toMatch(/hook PreToolUse/);
+    expect(res.stdout).toMatch(/400 of \d+ events; \d+ hook events hidden \(--kind all shows every event\); next page: hindsight timeline .* --offset 400/);
   });
 
-  it('grep: rg-style file:line:text from the stored evidence', () => {
+  it('grep: rg-style file:line:offset: text around the match, from the stored evidence', () => {
     const res = runCli(['grep', 'DEGRADATION', '--ledger', 'ho2m', '--root', plane, '--db', db]);
     expect(res.status).toBe(0);
     const lines = res.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^HO2\/ledger\/ho2m\.jsonl:\d+:\{.*DEGRADATION/);
+    // file:line:byte offset of the match: the text around it, the match marked (no colour in a pipe).
+    expect(lines[0]).toMatch(/^HO2\/ledger\/ho2m\.jsonl:\d+:\d+: \{.*»DEGRADATION«/);
     expect(lines.at(-1)).toMatch(/of \d+ matches in ho2m/);
   });
 

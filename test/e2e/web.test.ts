@@ -138,7 +138,9 @@ describe.skipIf(!RUN)('web viewer in chromium', () => {
   });
 
   it('pages the timeline, shows lanes, and expands a row to fetch its payload', async () => {
-    expect(await statusText()).toBe('events 1–200 of 1,731');
+    // Hooks start hidden (web-conversation.test.ts); with the hook chip on, every event is shown.
+    await page.click('.kind-chip[data-kind=hook]');
+    await page.waitForFunction(() => document.querySelector('.timeline .page-status')?.textContent === 'events 1–200 of 1,731');
     expect(await page.locator('.lanes-legend .lane-key').count()).toBe(3);
     const row = page.locator('.timeline-table tr.kind-tool_call').first();
     const summary = await row.locator('.summary-text').textContent();

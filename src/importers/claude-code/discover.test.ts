@@ -31,7 +31,8 @@ describe('claude-code detect and default roots', () => {
 
   it('does not claim other layouts', async () => {
     const amplifierLike = config({ [`${SLUG}/sessions/abc/transcript.jsonl`]: transcript });
-    const ledgerLike = config({ 'HO2/ledger/ho2m.jsonl': transcript });
+    // A ledger's lines are not Claude Code's (a folder of Claude Code lines is claimed by content).
+    const ledgerLike = config({ 'HO2/ledger/ho2m.jsonl': '{"event_type":"TURN_RECORDED","session_id":"SES-1"}\n' });
     expect(await claudeCode.detect(amplifierLike)).toBe(false);
     expect(await claudeCode.detect(join(ledgerLike, 'projects', 'HO2', 'ledger'))).toBe(false);
     expect(await claudeCode.detect(join(FIXTURES, 'expected.json'))).toBe(false);

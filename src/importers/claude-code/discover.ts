@@ -18,6 +18,7 @@ import type { SourceFile } from '../importer.js';
 import { REWIND_FILE, rewindSourceFile } from '../rewind-ledger.js';
 import { firstVisit, isDir, listFolder, type Walk } from './folder-list.js';
 import { slugFolders, type SlugFolder } from './roots.js';
+import { transcriptSessionId } from './line-session.js';
 import { isCompactionAgent } from './session-routing.js';
 
 const AGENT_JSONL_RE = /^agent-(.+)\.jsonl$/;
@@ -81,6 +82,7 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
   const transcripts = new Map<string, SourceFile>();
   const sessionDirs = new Set<string>();
   const oldAgents: SourceFile[] = [];
+  const sessionless: SourceFile[] = [];
   for (const e of entries) {
     if (e.isDir) {
       sessionDirs.add(e.name);
@@ -98,17 +100,12 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
         });
         continue;
       }
-      const id = e.name.slice(0, -'.jsonl'.length);
-      transcripts.set(id, {
-        path: e.path,
-        root,
-        relPath: relPath(slug, e.name),
-        ledger: 'transcript',
-        ledgerRank: 0,
-        sessionId: id,
-        kind: 'jsonl',
-        facts: [rootFacts(id, slug.name)],
-      });
+      // The id its lines carry when the name is not one (line-session.ts); none: evidence only.
+      const id = await transcriptSessionId(e.path, e.name.slice(0, -'.jsonl'.length));
+      const file: SourceFile = { path: e.path, root, relPath: relPath(slug, e.name), ledger: 'transcript', ledgerRank: 0, kind: 'jsonl', facts: [] };
+      if (id === undefined) sessionless.push(file);
+      else if (!transcripts.has(id)) transcripts.set(id, { ...file, sessionId: id, facts: [rootFacts(id, slug.name)] });
+      else sessionless.push(file); // a second copy of a session's transcript: kept as evidence
     }
   }
   const ids = [...new Set([...transcripts.keys(), ...sessionDirs])].sort();
@@ -124,7 +121,7 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
     }
   }
   // Older layout: the parent is only known from the lines, so the parser announces the session.
-  return [...out, ...oldAgents];
+  return [...out, ...oldAgents, ...sessionless];
 }
 
 export async function discoverClaudeCode(rootPath: string, rootNotes?: Defect[]): Promise<SourceFile[]> {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TokenCounts } from '../../core/model.js';
 import { runImporter, type HarnessResult } from '../harness.js';
 import { claudeCode } from './index.js';
+import { withProgressOnlyCalls } from '../../../test/progress-only-calls.js';
 import { FIXTURES as SHARED_FIXTURES } from '../../../test/helpers.js';
 
 const FIXTURES = join(SHARED_FIXTURES, 'claude-code');
@@ -112,8 +113,8 @@ describe('claude-code importer on the real fixtures', () => {
     });
   });
 
-  it.each(SESSION_IDS)('token totals of %s (own + children) equal ccusage 20 exactly', (id) => {
-    const want = expected.sessions[id]!.ccusage20;
+  it.each(SESSION_IDS)('token totals of %s (own + children) equal ccusage 20 exactly (its daily rule: progress-only calls count)', (id) => {
+    const want = withProgressOnlyCalls(id, expected.sessions[id]!.ccusage20);
     expect(totalTokens(id)).toEqual({
       input: want.inputTokens,
       output: want.outputTokens,
@@ -162,8 +163,14 @@ describe('claude-code importer on the real fixtures', () => {
     const starts = s.events.filter((e) => e.kind === 'subagent_start');
     expect(starts).toHaveLength(1);
     expect(starts[0]!.ids).toMatchObject({ agent: 'afb92ff', toolCall: 'toolu_01Cz2Pnv7qNcnK1ZiocxWhQX' });
-    // agent_progress lines mirror the sub-agent's usage: none of it is counted.
-    expect(s.events.filter((e) => e.type === 'progress' && e.usage !== null)).toEqual([]);
+    // agent_progress lines mirror the sub-agent's usage; its file is absent here, so the mirrors are
+    // the only record of its calls and keep their usage (nine lines, five calls).
+    const mirrors = s.events.filter((e) => e.type === 'progress' && e.usage !== null);
+    expect(mirrors).toHaveLength(9);
+    expect(new Set(mirrors.map((e) => e.usage!.key)).size).toBe(5);
+    // 8463c716's sub-agents have their own files: its mirrors of their calls lose their usage.
+    const parent = result.sessions.get('8463c716-a2ea-4c14-9efa-87158ebd9f20')!;
+    expect(parent.events.filter((e) => e.type === 'progress' && e.usage !== null)).toEqual([]);
   });
 
   it('derives status from how each transcript ends', () => {

@@ -3,17 +3,20 @@
 //
 // A root may be given three ways, all accepted: a config folder holding `projects/` (what
 // CLAUDE_CONFIG_DIR names), a `projects/` folder itself, or one slug folder. Detection wants a
-// slug folder with a uuid-named (or agent-*) .jsonl, so a Control Plane ledger folder or an
+// slug folder with a uuid-named (or agent-*) .jsonl, or a .jsonl whose lines are Claude Code's, so a Control Plane ledger folder or an
 // Amplifier home (`projects/<slug>/sessions/…`, no .jsonl in the slug) is not claimed.
 
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { isDir, listFolder, type Walk } from './folder-list.js';
+import { sessionIdInLines } from './line-session.js';
 
 const SESSION_FILE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 const AGENT_FILE_RE = /^agent-[^/]+\.jsonl$/;
 /** Slug folders looked at before giving up (detect must stay cheap). */
 const DETECT_SLUG_LIMIT = 200;
+/** Other .jsonl files of a folder read for Claude Code lines when none has a transcript's name. */
+const DETECT_CONTENT_LIMIT = 3;
 
 export interface SlugFolder {
   /** Absolute path. */
@@ -32,9 +35,17 @@ async function names(dir: string): Promise<string[]> {
   }
 }
 
-/** A folder that directly holds Claude Code transcript files. */
+/**
+ * A folder that directly holds Claude Code transcript files: by name, else by content (a
+ * transcript copied out of projects/ under another name is still one).
+ */
 async function isSlugFolder(dir: string): Promise<boolean> {
-  return (await names(dir)).some((n) => SESSION_FILE_RE.test(n) || AGENT_FILE_RE.test(n));
+  const all = await names(dir);
+  if (all.some((n) => SESSION_FILE_RE.test(n) || AGENT_FILE_RE.test(n))) return true;
+  for (const n of all.filter((x) => x.endsWith('.jsonl')).sort().slice(0, DETECT_CONTENT_LIMIT)) {
+    if ((await sessionIdInLines(join(dir, n))) !== undefined) return true;
+  }
+  return false;
 }
 
 async function holdsSlugFolders(dir: string): Promise<boolean> {
@@ -49,6 +60,8 @@ async function holdsSlugFolders(dir: string): Promise<boolean> {
  * @example await detectClaudeCode(`${home}/.claude`) // true when projects/<slug>/<uuid>.jsonl exists
  */
 export async function detectClaudeCode(path: string): Promise<boolean> {
+  // One file: a transcript when its lines are Claude Code's, wherever it sits.
+  if (path.endsWith('.jsonl') && !(await isDir(path))) return (await sessionIdInLines(path)) !== undefined;
   if (!(await isDir(path))) return false;
   if (await isDir(join(path, 'projects'))) return holdsSlugFolders(join(path, 'projects'));
   if (await isSlugFolder(path)) return true;

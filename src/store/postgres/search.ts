@@ -26,7 +26,8 @@ function sessionFilters(q: SearchFilters, params: unknown[]): string[] {
   };
   if (q.project !== undefined) {
     const n = p(q.project);
-    sql.push(`(s.project = ${n} OR s.project_path = ${n})`);
+    // A substring of the slug or the path, as SQLite's instr (search.ts there).
+    sql.push(`(strpos(s.project, ${n}) > 0 OR strpos(s.project_path, ${n}) > 0)`);
   }
   if (q.format !== undefined) sql.push(`s.format = ${p(q.format)}`);
   if (q.startedFrom !== undefined) sql.push(`s.started_at >= ${p(q.startedFrom)}`);

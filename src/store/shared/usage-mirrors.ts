@@ -34,3 +34,28 @@ WHERE ${MIRROR}
       AND child_event.tok_in IS NOT NULL AND child_event.type <> 'progress'
       AND child_event.message_id IS NOT NULL AND child_event.request_id IS NOT NULL
   )`;
+
+interface MirrorEvent {
+  type: string;
+  usage: { key: string } | null;
+  ids: { message?: string | undefined; request?: string | undefined };
+}
+
+/**
+ * The same rule in memory, for a pipeline without a store (the importers' test harness): the
+ * usage of a mirror is dropped when a child session records its call.
+ */
+export function dropCoveredMirrors(sessions: ReadonlyMap<string, { parentId: string | null; events: MirrorEvent[] }>): void {
+  const childCalls = new Map<string, Set<string>>();
+  for (const s of sessions.values()) {
+    if (s.parentId === null) continue;
+    const keys = childCalls.get(s.parentId) ?? new Set<string>();
+    for (const e of s.events) if (e.usage && e.type !== 'progress' && e.ids.message !== undefined && e.ids.request !== undefined) keys.add(`${e.ids.message}:${e.ids.request}`);
+    childCalls.set(s.parentId, keys);
+  }
+  for (const [id, s] of sessions) {
+    const covered = childCalls.get(id);
+    if (!covered) continue;
+    for (const e of s.events) if (e.type === 'progress' && e.usage && covered.has(e.usage.key)) e.usage = null;
+  }
+}

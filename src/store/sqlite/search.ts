@@ -25,7 +25,8 @@ function sessionFilters(q: SearchFilters): { sql: string[]; params: Record<strin
   const sql: string[] = [];
   const params: Record<string, unknown> = {};
   if (q.project !== undefined) {
-    sql.push('(s.project = @project OR s.project_path = @project)');
+    // A substring of the slug or the path (`--project spotter` finds -home-marco-projects-spotter).
+    sql.push('(instr(s.project, @project) > 0 OR instr(s.project_path, @project) > 0)');
     params.project = q.project;
   }
   if (q.format !== undefined) {

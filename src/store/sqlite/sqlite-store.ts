@@ -77,14 +77,22 @@ export class SqliteStore implements Store {
     } catch (err) {
       throw StoreOpenFailed(location, (err as Error).message);
     }
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 10000');
-    this.db.pragma('cache_size = -16000');
-    // Checkpoint the WAL every ~64 MB rather than every 4 MB: each checkpoint syncs to disk.
-    this.db.pragma('wal_autocheckpoint = 16384');
-    this.db.pragma('foreign_keys = ON');
-    if (!options.readonly) migrate(this.db);
+    try {
+      // The first statements are where a file that is not SQLite shows itself ("file is not a
+      // database"): one sentence naming the file, never a SqliteError stack trace.
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('busy_timeout = 10000');
+      this.db.pragma('cache_size = -16000');
+      // Checkpoint the WAL every ~64 MB rather than every 4 MB: each checkpoint syncs to disk.
+      this.db.pragma('wal_autocheckpoint = 16384');
+      this.db.pragma('foreign_keys = ON');
+      if (!options.readonly) migrate(this.db);
+    } catch (err) {
+      this.db.close();
+      if ((err as { code?: string }).code === 'SQLITE_NOTADB') throw StoreOpenFailed(location, 'it is not a SQLite database');
+      throw StoreOpenFailed(location, (err as Error).message);
+    }
   }
 
   async beginIngest(options: { wait?: boolean; waitTimeoutMs?: number } = {}): Promise<IngestWriter> {

@@ -5,12 +5,16 @@
 
 import type { Store } from '../../store/store.js';
 import { runTool, type ToolResult } from '../../tools/tool.js';
+import { inCliTerms } from './cli-terms.js';
 import type { Paint } from './colour.js';
+import { withNextPageCommand } from './command-line.js';
 import { pageThrough } from './page-through.js';
 import { toolByName } from './tool-lookup.js';
 import { UsageError } from './usage-error.js';
 import { renderMetrics } from './render-metrics.js';
-import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderTimeline, renderUsage } from './render-tools.js';
+import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderUsage } from './render-tools.js';
+import { renderConversation } from './render-timeline.js';
+import { DEFAULT_VIEW_KINDS, VIEW_KINDS } from '../../tools/reconstruct-session/view-kind.js';
 
 export interface FriendlyOptions {
   json: boolean;
@@ -39,6 +43,10 @@ export interface FriendlyOptions {
   metrics?: boolean;
   stats?: boolean;
   days?: number;
+  /** timeline --kind: a comma-separated list of view kinds, or `all`. */
+  kind?: string;
+  /** The command line as typed (after `hindsight`), for next-page hints that keep every flag. */
+  argv?: readonly string[];
 }
 
 interface FriendlyCommand {
@@ -55,6 +63,18 @@ interface FriendlyCommand {
   render(result: Record<string, any>, paint: Paint, positionals: string[], o: FriendlyOptions): string;
 }
 
+
+/** `--kind a,b` → the view kinds asked for; `all` → no filter; none → every kind but hooks. */
+function timelineKinds(flag: string | undefined): string[] | undefined {
+  if (flag === undefined) return [...DEFAULT_VIEW_KINDS];
+  const asked = flag.split(',').map((k) => k.trim().toLowerCase()).filter((k) => k !== '');
+  if (asked.includes('all')) return undefined;
+  const unknown = asked.filter((k) => !(VIEW_KINDS as readonly string[]).includes(k));
+  if (unknown.length || !asked.length) {
+    throw new UsageError(`--kind takes a comma-separated list of ${VIEW_KINDS.join(', ')} (or all); got "${flag}"`);
+  }
+  return asked;
+}
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -73,11 +93,13 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
         session_id: id,
         limit: o.limit ?? 50,
         offset: o.offset,
-        verbosity: o.full ? 'full' : undefined,
+        // The conversation view shows the words, so it needs each row's content.
+        verbosity: 'full',
+        kinds: timelineKinds(o.kind),
         max_bytes: 10_000_000,
         redact: o.raw ? false : undefined,
       }),
-    render: (r, paint, [id]) => renderTimeline(r, paint, id!),
+    render: (r, paint, [id], o) => renderConversation(r, paint, { full: o.full, command: `hindsight timeline ${id}` }),
   },
   grep: {
     tool: 'grep_jsonl',
@@ -195,6 +217,7 @@ export async function runFriendly(
     ? await pageThrough(tool, args, report.rows, { offset: o.offset, limit: o.limit ?? report.defaultLimit }, { store })
     : await runTool(tool, args, { store });
   if (o.json) return { stdout: JSON.stringify(result, null, 2), stderr: '', code: result.status === 'ok' ? 0 : 1 };
-  if (result.status !== 'ok') return { stdout: '', stderr: `hindsight: ${String(result.error)}`, code: 1 };
-  return { stdout: command.render(result, paint, positionals, o), stderr: '', code: 0 };
+  if (result.status !== 'ok') return { stdout: '', stderr: `hindsight: ${inCliTerms(String(result.error))}`, code: 1 };
+  const text = command.render(result, paint, positionals, o);
+  return { stdout: o.argv ? withNextPageCommand(text, o.argv) : text, stderr: '', code: 0 };
 }

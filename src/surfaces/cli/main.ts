@@ -7,13 +7,16 @@
 // `--help`, `tools` and a SQLite tool call start within 2× a bare `node -e 0`
 // (bench/startup-bench.ts measures it; docs/benchmarks.md gives the figures).
 import { parseArgs } from 'node:util';
-import { HindsightError, SessionNotFound } from '../../core/errors.js';
+import { resolve as resolvePath } from 'node:path';
+import { HindsightError } from '../../core/errors.js';
 import { packageVersion } from '../../core/package-info.js';
 import { FORMATS, type Format } from '../../core/model.js';
 import type { IngestSummary } from '../../ingest/ingest.js';
 import type { Store } from '../../store/store.js';
 import type { ExportFormat } from '../../tools/export-session/index.js';
 import { painter } from './colour.js';
+import { checkFlags } from './command-flags.js';
+import { shellWord } from './command-line.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `hindsight — forensics for AI-agent sessions
@@ -28,8 +31,10 @@ Usage:
       Show one session's stored details (ledgers, children, findings).
   hindsight show ID [--raw] [--json]
       What the session was about: status, the about paragraph, tokens, tools, errors (session_overview).
-  hindsight timeline ID [--limit N] [--offset N] [--full] [--raw] [--json]
-      The session's events in order, sub-agents interleaved (reconstruct_session).
+  hindsight timeline ID [--kind K,...|all] [--limit N] [--offset N] [--full] [--raw] [--json]
+      The conversation in order, sub-agents interleaved: user and assistant text, tool calls with a
+      result line, thinking folded (--full unfolds it and shows tool output). Kinds: user, assistant,
+      thinking, tool, hook, agent, error, llm, system; hooks hidden unless asked (reconstruct_session).
   hindsight grep PATTERN [--session ID] [--format F] [--project P] [--since YYYY-MM-DD] [-i] [--limit N] [--offset N] [--json]
       Regex search over every session's stored lines (every format): session, ledger, file:line,
       byte offset and the text around the match (grep_jsonl). --ledger L [--root PATH]: one ledger.
@@ -101,6 +106,7 @@ function parse(argv: string[]) {
     args: argv,
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: {
       db: { type: 'string' },
       format: { type: 'string' },
@@ -116,6 +122,7 @@ function parse(argv: string[]) {
       type: { type: 'string' },
       session: { type: 'string' },
       full: { type: 'boolean', default: false },
+      kind: { type: 'string' },
       raw: { type: 'boolean', default: false },
       'ignore-case': { type: 'boolean', short: 'i', default: false },
       'no-color': { type: 'boolean', default: false },
@@ -157,7 +164,7 @@ function parse(argv: string[]) {
   });
 }
 
-function formatSummary(s: IngestSummary): string {
+function formatSummary(s: IngestSummary, db: string | undefined): string {
   const lines: string[] = [];
   if (s.defaults) {
     lines.push(s.roots.length ? 'No path given; ingested the default locations:' : 'No path given and no default location exists (set CLAUDE_CONFIG_DIR, HINDSIGHT_CP_ROOT, or pass a PATH).');
@@ -170,7 +177,7 @@ function formatSummary(s: IngestSummary): string {
       `${s.events} new events, ${s.lines} new lines, ${s.badLines} bad lines, ${(s.bytes / 1e6).toFixed(1)} MB in ${s.seconds.toFixed(2)} s` +
       (s.rewrites ? `, ${s.rewrites} rewritten sources` : ''),
   );
-  if (s.badLines || s.defects) lines.push(`See findings with: hindsight tool sources '{"section":"defects"}'`);
+  if (s.badLines || s.defects) lines.push(`See findings with: hindsight tool sources '{"section":"defects"}'${db === undefined ? '' : ` --db ${shellWord(db)}`}`);
   return lines.join('\n');
 }
 
@@ -181,9 +188,10 @@ function intOption(value: string | undefined, name: string): number | undefined 
   return n;
 }
 
-async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
+/** Run `fn` on the store; read commands (the default) never create one, ingest passes create. */
+async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>, create = false): Promise<T> {
   const { openStore } = await import('../../store/open.js');
-  const store = await openStore({ db });
+  const store = await openStore({ db, mustExist: !create });
   try {
     return await fn(store);
   } finally {
@@ -192,7 +200,7 @@ async function withStore<T>(db: string | undefined, fn: (store: Store) => Promis
 }
 
 async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { values, positionals, tokens } = parse(argv);
   if (values.version) {
     out(packageVersion());
     return 0;
@@ -202,6 +210,7 @@ async function run(argv: string[]): Promise<number> {
     out(USAGE);
     return command || values.help ? 0 : 2;
   }
+  checkFlags(command, tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
   if (command !== 'export' && values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
   }
@@ -217,9 +226,9 @@ async function run(argv: string[]): Promise<number> {
         });
         bar?.done();
         if (values.json) out(JSON.stringify({ status: 'ok', db: store.location, ...summary }, null, 2));
-        else out(`${formatSummary(summary)}\nStore: ${store.location}`);
+        else out(`${formatSummary(summary, values.db)}\nStore: ${store.location}`);
         return summary.roots.some((r) => r.error) ? 1 : 0;
-      });
+      }, true);
     }
     case 'mcp': {
       if (values.token === '') throw new UsageError(EMPTY_TOKEN);
@@ -279,15 +288,29 @@ async function run(argv: string[]): Promise<number> {
       });
     }
     case 'sessions': {
+      const limit = intOption(values.limit, 'limit') ?? 50;
+      const offset = intOption(values.offset, 'offset') ?? 0;
+      if (limit < 1 || limit > 500) throw new UsageError(`--limit must be between 1 and 500, got ${limit}`);
+      if (offset < 0) throw new UsageError(`--offset must be 0 or more, got ${offset}`);
+      const query = { format: values.format as Format | undefined, project: values.project, limit, offset };
+      if (values.json) {
+        // The list_sessions envelope, as MCP and HTTP give it, with the same filters as the table.
+        const [{ toolByName }, { runTool }] = await Promise.all([import('./tool-lookup.js'), import('../../tools/tool.js')]);
+        const tool = (await toolByName('list_sessions'))!;
+        return withStore(values.db, async (store) => {
+          const result = await runTool(tool, { ...query, top_level_only: values['top-level'] }, { store });
+          out(JSON.stringify(result, null, 2));
+          return result.status === 'ok' ? 0 : 1;
+        });
+      }
       const { renderSessionTable } = await import('./render.js');
       return withStore(values.db, async (store) => {
-        const { total, sessions } = await store.listSessions({
-          format: values.format as Format | undefined,
-          topLevelOnly: values['top-level'],
-          limit: intOption(values.limit, 'limit') ?? 50,
-          offset: intOption(values.offset, 'offset') ?? 0,
-        });
-        out(renderSessionTable(sessions, total, painter(process.stdout, process.env, values['no-color'])));
+        const { total, sessions } = await store.listSessions({ ...query, topLevelOnly: values['top-level'] });
+        // Say what is counted: agents (list_sessions) see top-level sessions by default.
+        const topLevel = values['top-level'] ? total : (await store.listSessions({ ...query, topLevelOnly: true, limit: 1, offset: 0 })).total;
+        const { sessionCosts } = await import('../../analysis/session-cost.js');
+        const costs = sessions.length ? (await sessionCosts(store)).byId : undefined;
+        out(renderSessionTable(sessions, { total, topLevel }, painter(process.stdout, process.env, values['no-color']), costs));
         return 0;
       });
     }
@@ -295,14 +318,13 @@ async function run(argv: string[]): Promise<number> {
       const [id] = rest;
       if (!id) throw new UsageError('session needs an ID (see hindsight sessions)');
       const { renderSessionDetail } = await import('./render.js');
+      const { resolveSession } = await import('../../tools/session-ref.js');
       return withStore(values.db, async (store) => {
-        const session = await store.getSession(id);
-        if (!session) {
-          throw SessionNotFound(id);
-        }
-        const ledgers = await store.sessionLedgers(id);
-        const children = await store.listSessions({ parentId: id, limit: 50, offset: 0 });
-        const { defects } = await store.listDefects({ sessionId: id, limit: 20, offset: 0 });
+        // A full id or a unique prefix, as every other command takes.
+        const session = await resolveSession(store, id);
+        const ledgers = await store.sessionLedgers(session.id);
+        const children = await store.listSessions({ parentId: session.id, limit: 50, offset: 0 });
+        const { defects } = await store.listDefects({ sessionId: session.id, limit: 20, offset: 0 });
         out(renderSessionDetail(session, ledgers, children.sessions, defects));
         return 0;
       });
@@ -318,13 +340,16 @@ async function run(argv: string[]): Promise<number> {
       if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
         throw new UsageError(`export --format must be one of ${EXPORT_FORMATS.join(', ')}; got "${format}"`);
       }
+      const { resolveSession } = await import('../../tools/session-ref.js');
       return withStore(values.db, async (store) => {
-        const lines = exportSession(store, id, {
+        const lines = exportSession(store, (await resolveSession(store, id)).id, {
           format: format as ExportFormat,
           includeSubagents: !values['no-subagents'],
           redact: !values.raw,
         });
-        await writeLines(lines, values.out);
+        const written = await writeLines(lines, values.out);
+        // Written to a file: say where and how much, so the command is not silent.
+        if (values.out) out(`Wrote ${resolvePath(values.out)} (${written.bytes.toLocaleString('en-US')} bytes, ${written.lines.toLocaleString('en-US')} lines, ${format})`);
         return 0;
       });
     }
@@ -345,6 +370,7 @@ async function run(argv: string[]): Promise<number> {
         session: values.session,
         root: values.root,
         full: values.full,
+        kind: values.kind,
         ignoreCase: values['ignore-case'],
         raw: values.raw,
         since: values.since,
@@ -365,7 +391,7 @@ async function run(argv: string[]): Promise<number> {
         days: intOption(values.days, 'days'),
       };
       return withStore(values.db, async (store) => {
-        const res = await runFriendly(command, rest, options, store, painter(process.stdout, process.env, values['no-color']));
+        const res = await runFriendly(command, rest, { ...options, argv }, store, painter(process.stdout, process.env, values['no-color']));
         if (res.stdout) out(res.stdout);
         if (res.stderr) process.stderr.write(`${res.stderr}\n`);
         return res.code;
@@ -384,7 +410,8 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (err instanceof HindsightError) {
-      process.stderr.write(`hindsight: ${err.message}\n`);
+      const { inCliTerms } = await import('./cli-terms.js');
+      process.stderr.write(`hindsight: ${inCliTerms(err.message)}\n`);
       return 1;
     }
     throw err;

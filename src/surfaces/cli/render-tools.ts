@@ -3,6 +3,7 @@
 
 import { statusStyle, type Paint } from './colour.js';
 import { cut, table } from './table.js';
+import { costLabel, type SessionCost } from '../../analysis/session-cost.js';
 
 type Obj = Record<string, any>;
 
@@ -43,6 +44,12 @@ function messageLines(message: string): string[] {
   return all.length <= 4 ? all : [all[0]!, '…', ...all.slice(-3)];
 }
 
+/** The overview's cost: never $0 for calls whose model has no price (they are named instead). */
+function costLine(c: Obj): string {
+  const unpriced = (c.unpriced_models ?? []).length ? `; no price for ${c.unpriced_models.join(', ')}` : '';
+  return `Cost: ${costLabel(c as SessionCost)}${c.calls ? ` for ${c.calls} LLM call${c.calls === 1 ? '' : 's'}` : ''}${unpriced} (prices as of ${c.prices_as_of})`;
+}
+
 export function renderOverview(r: Obj, paint: Paint): string {
   const s: Obj = r.summary ?? {};
   const d: Obj = r.diagnostics ?? {};
@@ -56,6 +63,7 @@ export function renderOverview(r: Obj, paint: Paint): string {
     `Tokens: ${count(t.input_total ?? 0)} in, ${count(t.output_total ?? 0)} out, ${count(t.cache_write_total ?? 0)} cache write, ${count(t.cache_read_total ?? 0)} cache read = ${count(t.grand_total ?? 0)}` +
       `${d.llm_calls !== undefined ? ` over ${d.llm_calls} LLM calls` : ''}${(d.models ?? []).length ? ` (${d.models.join(', ')})` : ''}`,
   ];
+  if (d.cost) lines.push(costLine(d.cost));
   const tools = Object.entries((d.tools?.by_tool ?? {}) as Record<string, Obj>);
   if (tools.length) {
     lines.push(
@@ -97,31 +105,6 @@ export function renderOverview(r: Obj, paint: Paint): string {
   }
   if (r.truncated) lines.push('', paint('dim', '(lists cut to fit max_bytes)'));
   return lines.join('\n');
-}
-
-export function renderTimeline(r: Obj, paint: Paint, id: string): string {
-  if (!(r.timeline ?? []).length) return `No events in this range (${r.event_count ?? 0} in all).`;
-  const rows = (r.timeline as Obj[]).map((e) => [
-    time(e.timestamp),
-    e.session_id && e.session_id !== r.session_id ? `${e.source}*` : e.source,
-    e.event_type,
-    e.actor ?? '',
-    e.summary ?? '',
-  ]);
-  const kindStyle = new Map((r.timeline as Obj[]).map((e) => [e.event_type, e.kind]));
-  const body = table(
-    [
-      { head: 'TIME (UTC)', style: () => 'dim' },
-      { head: 'LEDGER' },
-      { head: 'EVENT', style: (v) => (kindStyle.get(v) === 'error' ? 'red' : kindStyle.get(v) === 'warning' ? 'yellow' : undefined) },
-      { head: 'ACTOR' },
-      { head: 'SUMMARY' },
-    ],
-    rows,
-    paint,
-  );
-  const sub = rows.some((row) => row[1]!.endsWith('*')) ? '\n* a sub-agent ledger' : '';
-  return `${body}${sub}\n${more(r, 'events', `hindsight timeline ${id}`)}`;
 }
 
 /**
@@ -229,8 +212,9 @@ export function renderRewind(r: Obj, paint: Paint): string {
 /** Search matches: where (session, file:line), what kind, and the excerpt. */
 export function renderSearch(r: Obj, paint: Paint): string {
   const matches = (r.matches ?? r.results ?? []) as Obj[];
-  if (!matches.length) return `No matches for ${JSON.stringify(r.query ?? '')}.`;
-  const lines: string[] = [];
+  const asked = `${paint('dim', 'Searched for:')} ${r.understood ?? r.query ?? ''}`;
+  if (!matches.length) return `${asked}\nNo matches${r.count ? ` on this page (${r.count} in all)` : ''}.`;
+  const lines: string[] = [asked];
   for (const m of matches) {
     const kind = m.match_field ? `${m.match_type}:${m.match_field}` : String(m.match_type ?? '');
     const where = m.line_number ? `${m.ledger ?? ''}:${m.line_number}` : kind;

@@ -152,7 +152,7 @@ describe('buildServer', () => {
   it('returns an unknown session as isError SESSION_NOT_FOUND', async () => {
     const r = await call('session_overview', { session_id: 'no-such-session' });
     expect(r.isError).toBe(true);
-    expect(text(r)).toContain('No session with id "no-such-session"');
+    expect(text(r)).toContain('No session has the id "no-such-session"');
     expect(r._meta?.['hindsight/code']).toBe('SESSION_NOT_FOUND');
   });
 

@@ -12,13 +12,14 @@ import { ownEvents } from './events.js';
 import { eventsSummary } from './summary.js';
 import { turnTimeline } from './timeline.js';
 import { usageReport } from './usage.js';
+import { callRows } from './calls.js';
 
-const ANALYSES = ['summary', 'errors', 'timeline', 'usage'] as const;
+const ANALYSES = ['summary', 'errors', 'timeline', 'usage', 'calls'] as const;
 
 const input = z
   .object({
     session_id: z.string().min(1, 'session_id must not be empty').describe('Session id, or a unique prefix of one (at least 4 characters).'),
-    analysis_type: z.enum(ANALYSES).optional().describe('summary | errors | timeline | usage (see the description).'),
+    analysis_type: z.enum(ANALYSES).optional().describe('summary | errors | timeline | usage | calls (see the description).'),
     analysis: z.enum(ANALYSES).optional().describe('Same as analysis_type (either name is accepted).'),
     limit: limitArg(100, 2000),
     offset: offsetArg,
@@ -35,7 +36,7 @@ export const analyzeEvents = defineTool({
   name: 'analyze_events',
   title: 'Analyze session events',
   description:
-    "Digest one session's own events (sub-agents are sessions of their own; usage also gives tokens_with_subagents). analysis_type summary: total_events, event_types and event_kinds counts, first_event, last_event, duration_ms, error and warning counts. errors: error and warning events in order, each with ts, event type, level, message (≤500 chars), code, and its evidence (ledger, file, line_number); paged. timeline: one row per user turn (Control Plane: per TURN_RECORDED; Claude Code and Amplifier: per user prompt) with turn_num, user_ts, assistant_ts (first) and assistant_last_ts, tool_calls, llm_calls, tokens (each LLM call once) and cost_usd, plus events before the first turn or after the last recorded one; paged. usage: llm_requests (distinct calls), tokens by kind (equal to the session's own totals), tool calls by name, models and cost {cost_usd, partial, unpriced_models, uncosted_calls, mode, prices_as_of} priced like usage_report (an unpriced model is listed, never $0; sub-agents are priced in their own sessions). Accepts a unique id prefix.",
+    "Digest one session's own events (sub-agents are sessions of their own; usage also gives tokens_with_subagents). analysis_type summary: total_events, event_types and event_kinds counts, first_event, last_event, duration_ms, error and warning counts. errors: error and warning events in order, each with ts, event type, level, message (≤500 chars), code, and its evidence (ledger, file, line_number); paged. timeline: one row per user turn (Control Plane: per TURN_RECORDED; Claude Code and Amplifier: per user prompt) with turn_num, user_ts, assistant_ts (first) and assistant_last_ts, tool_calls, llm_calls, tokens (each LLM call once) and cost_usd, plus events before the first turn or after the last recorded one; paged. usage: llm_requests (distinct calls), tokens by kind (equal to the session's own totals), tool calls by name, models and cost {cost_usd, partial, unpriced_models, uncosted_calls, mode, prices_as_of} priced like usage_report (an unpriced model is listed, never $0; sub-agents are priced in their own sessions). calls: one row per LLM call (the same calls usage counts) with call_num, ts, model, tokens, cost_usd (null: unpriced) and latency_ms (logged by the agent, else the gap before the response line; latency_source says which); paged. Accepts a unique id prefix.",
   input,
   output: z
     .object({ status: z.literal('ok'), session_id: z.string(), analysis_type: z.enum(ANALYSES), ...pageShape })
@@ -66,6 +67,12 @@ export const analyzeEvents = defineTool({
           errors: items,
         };
         return fitMaxBytes(body, 'errors', args.max_bytes);
+      }
+      case 'calls': {
+        const rows = callRows(session.format, events, args.cost_mode);
+        const calls = rows.slice(args.offset, args.offset + args.limit);
+        const body = { ...head, call_count: rows.length, ...page(rows.length, args.limit, args.offset, calls.length), calls };
+        return fitMaxBytes(body, 'calls', args.max_bytes);
       }
       case 'timeline': {
         const t = turnTimeline(session, events, args.cost_mode);

@@ -11,6 +11,7 @@ import { defineTool } from '../tool.js';
 import { jsonlLines } from './jsonl.js';
 import { markdownLines } from './markdown.js';
 import { replayEntries, USER_TEXT_LIMIT } from './replay.js';
+import { resolveSession } from '../session-ref.js';
 
 export const EXPORT_FORMATS = ['replay', 'markdown', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -37,12 +38,12 @@ export async function* exportSession(store: Store, sessionId: string, options: E
     yield* jsonlLines(store, session, { includeSubagents, redact });
     return;
   }
-  const userTextLimit = format === 'replay' ? USER_TEXT_LIMIT : Number.POSITIVE_INFINITY;
-  const entries = replayEntries(store, session, { includeSubagents, userTextLimit });
   if (format === 'markdown') {
-    for await (const line of markdownLines(entries)) yield redact ? redactText(line) : line;
+    const detailed = replayEntries(store, session, { includeSubagents, userTextLimit: Number.POSITIVE_INFINITY, detail: true });
+    for await (const line of markdownLines(detailed)) yield redact ? redactText(line) : line;
     return;
   }
+  const entries = replayEntries(store, session, { includeSubagents, userTextLimit: USER_TEXT_LIMIT });
   // Redact values, not the serialised line: a pattern must never cut through a JSON escape.
   for await (const entry of entries) yield JSON.stringify(redact ? redactValue(entry) : entry);
 }
@@ -86,8 +87,8 @@ export const exportSessionTool = defineTool({
   input,
   output,
   async handler(args, { store }) {
-    const session = await store.getSession(args.session_id);
-    if (!session) throw SessionNotFound(args.session_id);
+    // A full id or a unique prefix (session-ref.ts), as every session tool takes.
+    const session = await resolveSession(store, args.session_id);
     const envelope = {
       session_id: session.id,
       format: args.format,

@@ -72,8 +72,11 @@ function transcriptEntry(e: StoredEvent, line: Obj, cx: MapContext): Obj[] {
       const text = typeof block === 'string' ? block : (str(asObj(block)?.text) ?? '');
       return text === '' ? [] : [{ r: 'assistant', m: text }];
     }
-    case 'thinking':
-      return [{ r: 'assistant', thinking: true }];
+    case 'thinking': {
+      const block = amplifierBlockOf(e, line);
+      const text = typeof block === 'string' ? block : (str(asObj(block)?.thinking) ?? str(asObj(block)?.text) ?? '');
+      return [{ r: 'assistant', thinking: true, ...(cx.detail && { text }) }];
+    }
     case 'tool_call':
       return [toolCall(amplifierBlockOf(e, line), e, cx)];
     case 'tool_result':

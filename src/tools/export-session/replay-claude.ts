@@ -99,7 +99,7 @@ export const claudeMapper: FormatMapper = {
         out.push(assistantText(e, block));
         break;
       case 'thinking':
-        out.push({ r: 'assistant', thinking: true });
+        out.push({ r: 'assistant', thinking: true, ...(cx.detail && { text: str(block?.thinking) ?? str(block?.text) ?? '' }) });
         break;
       case 'tool_call':
         out.push(toolCall(block, e, cx));

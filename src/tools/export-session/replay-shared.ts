@@ -14,6 +14,8 @@ export interface MapContext {
   /** Working directory and branch per session, to report changes as `ctx` lines; a new sub-agent starts from the header's. */
   places: Map<string, Place>;
   start: Place;
+  /** For the markdown transcript: thinking text and tool call ids too (the replay format has neither). */
+  detail: boolean;
 }
 
 export interface Place {

@@ -50,12 +50,21 @@ export interface ReplayOptions {
   includeSubagents: boolean;
   /** Bytes of user text kept per message (the seed's 1 KB; markdown passes no limit). */
   userTextLimit: number;
+  /**
+   * Add what the markdown transcript needs beyond the seed's entries: `call_id` on tool calls,
+   * tool results and sub-agent launches and results (to put each result under its own call), and
+   * `text` on thinking entries (folded in the transcript). Off for the replay format.
+   */
+  detail?: boolean;
 }
 
 export const USER_TEXT_LIMIT = 1024;
 /** Events per timeline page: enough to amortise the store calls, small enough to stay flat. */
 const PAGE = 500;
 const SYNTHETIC = '<synthetic>';
+/** An entry that stands for a tool call or its result (detail mode tags it with the call id). */
+const isCallEntry = (entry: Obj): boolean =>
+  entry.tool !== undefined || entry.tool_result !== undefined || entry.r === 'agent' || entry.r === 'agent_result';
 
 const MAPPERS: Record<SessionRow['format'], FormatMapper> = {
   'claude-code': claudeMapper,
@@ -127,6 +136,7 @@ export async function* replayEntries(store: Store, session: SessionRow, opts: Re
     agentOfCall: await agentsOfCalls(store, session),
     sessionId: session.id,
     places: new Map(),
+    detail: opts.detail ?? false,
     start: {
       cwd: session.projectPath ?? undefined,
       branch: factText(session, 'gitBranch') ?? undefined,
@@ -154,6 +164,7 @@ export async function* replayEntries(store: Store, session: SessionRow, opts: Re
           pending.unshift({ ctx: 'agent', v: agentLabel(session.id, e.sessionId) });
         }
       }
+      if (cx.detail && e.ids.toolCall !== undefined) for (const entry of mapped) if (isCallEntry(entry)) entry.call_id = e.ids.toolCall;
       for (const entry of [...pending, ...mapped]) yield 'ctx' in entry ? { ...entry, ...stamp } : { ...stamp, ...entry };
     }
   }

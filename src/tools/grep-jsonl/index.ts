@@ -55,15 +55,15 @@ const input = z
       .enum(['ledger', 'all'])
       .optional()
       .describe(
-        'ledger: one ledger (see ledger, root, session_id); all: every ledger of every session of every format, narrowed by session_id (with its sub-agents), format, project and since. Default: ledger when ledger, root or session_id is given or a Control Plane root is ingested (and no format, project or since), else all.',
+        'Default: all, unless ledger, root or session_id is given or a plane root is ingested.',
       ),
-    format: z.enum(FORMATS).optional().describe('scope all: only sessions of this format.'),
-    project: z.string().min(1).optional().describe('scope all: only sessions whose project name or path contains this text (case-insensitive).'),
+    format: z.enum(FORMATS).optional(),
+    project: z.string().min(1).optional().describe('scope all: in project name/path, any case.'),
+    // Checked in the handler, not as a schema pattern: the default MCP listing has a 20 KB budget.
     since: z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'since must be a UTC day, YYYY-MM-DD')
       .optional()
-      .describe('scope all: only sessions active on or after this UTC day (YYYY-MM-DD).'),
+      .describe('scope all: active on or after this UTC day.'),
     limit: limitArg(20, 500),
     offset: offsetArg,
     ...ledgerAddressArgs,
@@ -200,7 +200,7 @@ export const grepJsonl = defineTool({
   name: 'grep_jsonl',
   title: 'Grep a ledger',
   description:
-    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the source files are deleted or rewritten; a source file still unchanged since ingest is read directly, which is faster — each entry's read_from says which, and a live line that differs from the stored evidence sends that file back to the evidence, listed in live_differs_from_evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. The search runs off the server's event loop with a deadline (timeout_ms, default 10000): past it, the result holds what was found so far and truncated is \"deadline\". Ledger: governance (default), ho2m or ho1m of the Control Plane root; with session_id, that session's ledgers (a Control Plane session: only its own entries; default ho2m; Claude Code / Amplifier: transcript by default). With scope \"all\" (the default on a store without a Control Plane root), every ledger of every session of every format, narrowed by session_id (an id or unique prefix; its sub-agents too), format, project and since; each entry then names its session_id and ledger. Every entry gives match_offset and match_length (bytes in the line) and an excerpt of up to 120 characters each side of the match, with excerpt_match its place in the excerpt. Not redacted: exact evidence.",
+    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the sources are deleted or rewritten; a source unchanged since ingest is read directly — read_from says which; live_differs_from_evidence lists live lines that differ from the evidence, whose files are then read from the evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Runs off the event loop under timeout_ms (default 10000): past it, what was found so far with truncated \"deadline\". Ledger: governance (default), ho2m, ho1m; with session_id, that session's (Control Plane: its own entries, default ho2m; else transcript by default). scope \"all\": every session of every format (filters: session_id or prefix, format, project, since); entries name session_id, ledger. Entries give match_offset, match_length (bytes), an excerpt (±120 chars) and excerpt_match. Not redacted.",
   input,
   output: z.object({
     status: z.literal('ok'),
@@ -223,6 +223,7 @@ export const grepJsonl = defineTool({
   async handler(args, { store }) {
     const deadlineAt = Date.now() + args.timeout_ms;
     const plan = await planUserSearch(args.pattern, { ignoreCase: args.ignore_case });
+    if (args.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.since)) throw InvalidArguments(`since must be a UTC day, YYYY-MM-DD; got "${args.since}".`);
     const scope = args.scope ?? (await defaultScope(store, args));
     const filtering = args.format !== undefined || args.project !== undefined || args.since !== undefined;
     if (scope === 'ledger' && filtering) throw InvalidArguments('format, project and since narrow scope "all"; pass scope: "all" (or leave ledger and root out).');

@@ -3,15 +3,47 @@
 // each raw line said.
 
 import { z } from 'zod';
-import { SessionNotFound } from '../../core/errors.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
 import { lineKey, loadLines } from './evidence.js';
 import { needsLine, rowShape, timelineRow, type RowOptions } from './row.js';
+import { VIEW_KINDS, viewKindOf, type ViewKind } from './view-kind.js';
+import type { Format } from '../../core/model.js';
+import type { StoredEvent } from '../../importers/importer.js';
+import type { Store } from '../../store/store.js';
+
+/**
+ * One page of the events whose view kind is in `kinds`, and how many match in all. The store pages
+ * in timeline order only, so the session's timeline is read whole and filtered here.
+ */
+async function filteredPage(
+  store: Store,
+  id: string,
+  format: Format,
+  kinds: ReadonlySet<ViewKind>,
+  o: { offset: number; limit: number; descendants: boolean },
+): Promise<{ total: number; matching: number; events: StoredEvent[] }> {
+  const events: StoredEvent[] = [];
+  let matching = 0;
+  const take = (chunk: StoredEvent[]): void => {
+    for (const e of chunk) {
+      if (!kinds.has(viewKindOf(format, e))) continue;
+      if (matching >= o.offset && events.length < o.limit) events.push(e);
+      matching++;
+    }
+  };
+  // A timeline page at an offset costs the merge up to that offset, so reading in fixed chunks is
+  // quadratic (a 100k-event session took ~80 s in 2,000-event chunks). The whole timeline in one
+  // read is the engines' bulk path (one scan per session; event rows carry no payloads).
+  const all = await store.sessionTimeline(id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: o.descendants });
+  take(all.events);
+  return { total: all.total, matching, events };
+}
+import { resolveSession } from '../session-ref.js';
 
 const input = z
   .object({
-    session_id: z.string().min(1).describe('The session (see list_sessions).'),
+    session_id: z.string().min(1).describe('The session: its id or a unique prefix of it (see list_sessions).'),
     // Defaults sized for an agent's context: 25 compact rows fit the 16 KB cap (~550 bytes each on
     // real transcripts), so a default page is rarely cut; callers ask for more up to the caps.
     limit: limitArg(25, 2000),
@@ -33,6 +65,11 @@ const input = z
       .boolean()
       .default(true)
       .describe("Merge the session's sub-agents and forks into the timeline (each row names its own session_id and source ledger)."),
+    kinds: z
+      .array(z.enum(VIEW_KINDS))
+      .min(1, `kinds must name at least one of ${VIEW_KINDS.join(', ')}`)
+      .optional()
+      .describe('Only these kinds (rows give view_kind); count then counts matches.'),
     redact: redactArg,
   })
   .strict();
@@ -48,16 +85,16 @@ export const reconstructSession = defineTool({
     session_id: z.string(),
     event_count: z.number().int(),
     ...pageShape,
+    kinds: z.array(z.enum(VIEW_KINDS)).optional(),
     timeline: z.array(rowShape),
   }),
   async handler(args, { store }) {
-    const session = await store.getSession(args.session_id);
-    if (!session) throw SessionNotFound(args.session_id);
-    const { total, events } = await store.sessionTimeline(session.id, {
-      offset: args.offset,
-      limit: args.limit,
-      descendants: args.include_subagents,
-    });
+    // A full id or a unique prefix (session-ref.ts), as every session tool takes.
+    const session = await resolveSession(store, args.session_id);
+    const paging = { offset: args.offset, limit: args.limit, descendants: args.include_subagents };
+    const { total, matching, events } = args.kinds
+      ? await filteredPage(store, session.id, session.format, new Set(args.kinds), paging)
+      : { ...(await store.sessionTimeline(session.id, paging)), matching: undefined };
     const opts: RowOptions = {
       full: args.verbosity === 'full',
       includePrompts: args.include_prompts,
@@ -69,7 +106,7 @@ export const reconstructSession = defineTool({
       events.filter((e) => needsLine(session.format, e, opts)),
     );
     const timeline = events.map((e) => timelineRow(session.format, e, lines.get(lineKey(e)), opts));
-    const p = page(total, args.limit, args.offset, timeline.length);
+    const p = page(matching ?? total, args.limit, args.offset, timeline.length);
     // Seed fields first (session_id, event_count, returned), then the generic page fields.
     const body = {
       session_id: session.id,
@@ -80,6 +117,7 @@ export const reconstructSession = defineTool({
       offset: p.offset,
       has_more: p.has_more,
       next_offset: p.next_offset,
+      ...(args.kinds && { kinds: args.kinds }),
       timeline,
     };
     return fitMaxBytes(body, 'timeline', args.max_bytes);

@@ -9,12 +9,15 @@ import type { StoredEvent } from '../../importers/importer.js';
 import { eventFacts, isTextEvent, textFreeSummary, toolSummary } from './compact.js';
 import type { LineValue, Obj } from './evidence.js';
 import { eventContent } from './payload.js';
+import { VIEW_KINDS, viewKindOf } from './view-kind.js';
 
 export const rowShape = z.object({
   timestamp: z.string().nullable(),
   source: z.string(),
   event_type: z.string(),
   kind: z.string(),
+  /** What a reader calls it (view-kind.ts): user, assistant, thinking, tool, hook, agent, error, llm, system. */
+  view_kind: z.enum(VIEW_KINDS),
   actor: z.string().nullable(),
   turn_number: z.number().int().nullable(),
   wo_id: z.string().nullable(),
@@ -57,6 +60,7 @@ export function timelineRow(format: Format, e: StoredEvent, line: LineValue | un
     source: e.ledger,
     event_type: e.type,
     kind: e.kind,
+    view_kind: viewKindOf(format, e),
     actor: e.actor,
     turn_number: e.turn,
     wo_id: e.ids.workOrder ?? null,

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { parseDateRange } from '../../core/date-range.js';
 import { FORMATS } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
-import type { MessageHit, MetadataHit, SearchFilters, Store } from '../../store/store.js';
+import type { MessageHit, MetadataHit, SearchFilters, SearchTerm, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
 import { cutExcerpt, messageText, termPattern } from './excerpt.js';
-import { parseQuery } from './query.js';
+import { describeAlternatives, parseAlternatives } from './query.js';
 
 const input = z
   .object({
@@ -17,12 +17,12 @@ const input = z
       .string({ required_error: 'query is required: the words to search for' })
       .max(1000, 'query must be at most 1000 characters')
       .refine((q) => q.trim() !== '', 'query must hold at least one word to search for (words, "a phrase", or a prefix*)')
-      .describe('Words (all must match), "quoted phrases" and prefix* terms. Other punctuation and operators are taken as text.'),
+      .describe('Words (all must match), "phrases", prefix*, OR.'),
     scope: z
       .enum(['metadata', 'transcript', 'all'])
       .default('all')
       .describe('metadata: session title, first user message, id, agent name, project and project path (substring, case-insensitive); transcript: user and assistant message text (whole words); all: both, metadata matches first.'),
-    project: z.string().optional().describe('Only sessions of this project (slug folder name, path, or plane root).'),
+    project: z.string().optional().describe('Only sessions whose project (slug folder name) or project path contains this text (case-sensitive).'),
     date_range: z
       .string()
       .optional()
@@ -105,38 +105,104 @@ async function transcriptMatches(store: Store, hits: MessageHit[], pattern: RegE
   }));
 }
 
+interface PageArgs {
+  scope: 'metadata' | 'transcript' | 'all';
+  limit: number;
+  offset: number;
+  context_lines: number;
+  redact: boolean;
+}
+
+/** One group of terms (all must match): metadata matches first, then transcript matches. */
+async function searchTerms(
+  store: Store,
+  filters: Omit<SearchFilters, 'limit' | 'offset'>,
+  args: PageArgs,
+  pattern: RegExp | null,
+): Promise<{ count: number; matches: Match[] }> {
+  let count = 0;
+  const matches: Match[] = [];
+  let offset = args.offset;
+  if (args.scope !== 'transcript') {
+    const meta = await store.searchSessionMetadata({ ...filters, limit: args.limit, offset });
+    count += meta.total;
+    matches.push(...meta.hits.map((h) => metadataMatch(h, pattern, args.redact)));
+    offset = Math.max(0, offset - meta.total);
+  }
+  if (args.scope !== 'metadata') {
+    const found = await store.searchMessages({ ...filters, limit: args.limit - matches.length, offset, context: args.context_lines });
+    count += found.total;
+    matches.push(...(await transcriptMatches(store, found.hits, pattern, args.redact)));
+  }
+  return { count, matches };
+}
+
+const matchKey = (m: Match) => (m.match_type === 'metadata' ? `m:${m.session_id}` : `t:${m.session_id}:${m.ledger}:${m.line_number}`);
+
+/** The result order: metadata first, then by relevance, newest session, id and line. */
+function compareMatches(a: Match, b: Match): number {
+  if (a.match_type !== b.match_type) return a.match_type === 'metadata' ? -1 : 1;
+  if ((a.score ?? 0) !== (b.score ?? 0)) return (b.score ?? 0) - (a.score ?? 0);
+  if ((a.started_at ?? '') !== (b.started_at ?? '')) return (b.started_at ?? '') < (a.started_at ?? '') ? -1 : 1;
+  if (a.session_id !== b.session_id) return a.session_id < b.session_id ? -1 : 1;
+  return (a.line_number ?? 0) - (b.line_number ?? 0);
+}
+
+/**
+ * `a OR b`: each alternative searched on its own (the first offset + limit of each), merged in the
+ * result order, a match found by several alternatives kept once. count is exact when every
+ * alternative's matches were all read, else the sum of their totals less the repeats seen.
+ */
+async function searchAlternatives(
+  store: Store,
+  groups: SearchTerm[][],
+  base: Omit<SearchFilters, 'limit' | 'offset' | 'terms'>,
+  args: PageArgs,
+  pattern: RegExp | null,
+): Promise<{ count: number; matches: Match[] }> {
+  const window = { ...args, offset: 0, limit: args.offset + args.limit };
+  const seen = new Map<string, Match>();
+  let sum = 0;
+  let read = 0;
+  for (const terms of groups) {
+    const found = await searchTerms(store, { ...base, terms }, window, pattern);
+    sum += found.count;
+    read += found.matches.length;
+    for (const m of found.matches) {
+      const key = matchKey(m);
+      const known = seen.get(key);
+      if (!known || (m.score ?? 0) > (known.score ?? 0)) seen.set(key, m);
+    }
+  }
+  const merged = [...seen.values()].sort(compareMatches);
+  return { count: sum - (read - merged.length), matches: merged.slice(args.offset, args.offset + args.limit) };
+}
+
 export const searchSessions = defineTool({
   name: 'search_sessions',
   title: 'Search sessions',
   description:
-    'Full-text search over every ingested session (all formats): session metadata (title, first user message, id, agent name, project, project path; case-insensitive substring) and user/assistant message text (whole words via the index, case and accents ignored). Query: words (all must match), "quoted phrases", prefix*; operators and punctuation are plain text, never syntax. Each match gives session_id, format, project, created (= started_at), match_type (metadata or transcript), match_field (the metadata field that matched; null for transcript), ledger, line_number and event_type of the message line (null for metadata), an excerpt of at most 300 characters around the first term, score (relevance, higher is better; null for metadata) and, for transcript matches, context: neighbouring messages of the same file (context_lines, default 2). Order: metadata matches first (by field, then newest), then transcript matches by relevance, then newest session, then id and line. count is the total number of matches; page with limit/offset. Read a matched line in full with raw_lines or get_events.',
+    'Full-text search over every ingested session (all formats): session metadata (title, first user message, id, agent name, project, project path; case-insensitive substring) and user/assistant message text (whole words via the index, case and accents ignored). Query: words (all must match), "quoted phrases", prefix*, OR between alternatives; other operators and punctuation are plain text. understood echoes the query as read. Each match gives session_id, format, project, created (= started_at), match_type (metadata or transcript), match_field (the metadata field that matched; null for transcript), ledger, line_number and event_type of the message line (null for metadata), an excerpt of at most 300 characters around the first term, score (relevance, higher is better; null for metadata) and, for transcript matches, context: neighbouring messages of the same file (context_lines, default 2). Order: metadata matches first (by field, then newest), then transcript matches by relevance, then newest session, then id and line. count is the total number of matches; page with limit/offset. Read a matched line in full with raw_lines or get_events.',
   input,
-  output: z.object({ status: z.literal('ok'), ...pageShape, matches: z.array(matchShape) }),
+  output: z.object({
+    status: z.literal('ok'),
+    /** The query as given, and as understood (terms joined by AND, alternatives by OR). */
+    query: z.string(),
+    understood: z.string(),
+    ...pageShape,
+    matches: z.array(matchShape),
+  }),
   async handler(args, { store }) {
     const range = args.date_range === undefined ? undefined : parseDateRange(args.date_range);
-    const terms = parseQuery(args.query);
-    const pattern = termPattern(terms);
-    const filters: Omit<SearchFilters, 'limit' | 'offset'> = {
-      terms,
-      project: args.project,
-      format: args.format,
-      startedFrom: range?.from,
-      startedBefore: range?.before,
-    };
-    let count = 0;
-    const matches: Match[] = [];
-    let offset = args.offset;
-    if (args.scope !== 'transcript') {
-      const meta = await store.searchSessionMetadata({ ...filters, limit: args.limit, offset });
-      count += meta.total;
-      matches.push(...meta.hits.map((h) => metadataMatch(h, pattern, args.redact)));
-      offset = Math.max(0, offset - meta.total);
-    }
-    if (args.scope !== 'metadata') {
-      const found = await store.searchMessages({ ...filters, limit: args.limit - matches.length, offset, context: args.context_lines });
-      count += found.total;
-      matches.push(...(await transcriptMatches(store, found.hits, pattern, args.redact)));
-    }
-    return fitMaxBytes({ ...page(count, args.limit, args.offset, matches.length), matches }, 'matches', args.max_bytes);
+    const groups = parseAlternatives(args.query);
+    const understood = describeAlternatives(groups);
+    const pattern = termPattern(groups.flat());
+    const base = { project: args.project, format: args.format, startedFrom: range?.from, startedBefore: range?.before };
+    const { count, matches } =
+      groups.length > 1
+        ? await searchAlternatives(store, groups, base, args, pattern)
+        : await searchTerms(store, { ...base, terms: groups[0] ?? [] }, args, pattern);
+    const body = { query: args.query, understood, ...page(count, args.limit, args.offset, matches.length), matches };
+    return fitMaxBytes(body, 'matches', args.max_bytes);
   },
 });

@@ -46,3 +46,37 @@ export function parseQuery(query: string): SearchTerm[] {
   }
   return terms;
 }
+
+/**
+ * The alternatives of a query: `OR` (upper case, as its own word) separates groups of terms; a
+ * match satisfies every term of at least one group. `a b OR c` is (a AND b) OR c.
+ *
+ * @example parseAlternatives('deploy OR "roll back"') // [[{word deploy}], [{phrase roll back}]]
+ */
+export function parseAlternatives(query: string): SearchTerm[][] {
+  const groups: SearchTerm[][] = [];
+  // Split on OR outside quotes only: a phrase may hold the word.
+  let current = '';
+  let quoted = false;
+  const parts: string[] = [];
+  for (const token of query.split(/(\s+|")/)) {
+    if (token === '"') quoted = !quoted;
+    if (!quoted && token === 'OR') {
+      parts.push(current);
+      current = '';
+    } else current += token;
+  }
+  parts.push(current);
+  for (const part of parts) {
+    const terms = parseQuery(part);
+    if (terms.length) groups.push(terms);
+  }
+  return groups;
+}
+
+/** The query as understood, for people: `migration AND "flaky test" AND refact*`, groups joined by OR. */
+export function describeAlternatives(groups: SearchTerm[][]): string {
+  const termText = (t: SearchTerm) => (t.kind === 'phrase' ? `"${t.text}"` : t.kind === 'prefix' ? `${t.text}*` : t.text);
+  const group = (g: SearchTerm[]) => g.map(termText).join(' AND ');
+  return groups.length > 1 ? groups.map((g) => (g.length > 1 ? `(${group(g)})` : group(g))).join(' OR ') : groups.map(group).join('');
+}

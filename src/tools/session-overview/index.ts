@@ -3,7 +3,6 @@
 // sub-agents) — for every format, from the store alone.
 
 import { z } from 'zod';
-import { SessionNotFound } from '../../core/errors.js';
 import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
 import { keyToMillis, toTimeKey } from '../../core/time.js';
@@ -19,6 +18,8 @@ import { collectProblems, type Problem } from './problems.js';
 import { overviewShape } from './shape.js';
 import { sessionStats } from './stats.js';
 import { clipWords, humanDuration } from './words.js';
+import { resolveSession } from '../session-ref.js';
+import { sessionCosts } from '../../analysis/session-cost.js';
 
 const MESSAGE_CHARS = 300;
 /** Defects per session read for the errors and warnings (counts beyond it would be a broken log, reported as such). */
@@ -35,7 +36,7 @@ const boundedInt = (name: string, min: number, max: number, fallback: number, wh
 
 const input = z
   .object({
-    session_id: z.string().min(1, 'session_id must not be empty').describe('Session id (from list_sessions).'),
+    session_id: z.string().min(1, 'session_id must not be empty').describe('Session id, or a unique prefix of it (from list_sessions).'),
     redact: redactArg,
     max_bytes: maxBytesArg(50_000),
     top_user_messages: boundedInt('top_user_messages', 1, 50, 5, 'How many of the first user messages to list (1–50).'),
@@ -65,6 +66,13 @@ async function problemItems(store: Store, format: Format, list: readonly Problem
     const text = p.event ? texts.get(p.event) : undefined;
     return { ...p.item, message: text ?? (redact ? redactText(p.item.message) : p.item.message) };
   });
+}
+
+/** The session's cost as usage_report computes it (analysis/session-cost.ts); no calls → null, not $0. */
+async function overviewCost(store: Store, id: string) {
+  const costs = await sessionCosts(store);
+  const cost = costs.byId.get(id) ?? { cost_usd: null, partial: false, unpriced_models: [], calls: 0 };
+  return { ...cost, prices_as_of: costs.prices_as_of };
 }
 
 async function overview(store: Store, session: SessionRow, args: z.infer<typeof input>) {
@@ -132,6 +140,7 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
     llm_calls: descendants.reduce((sum, d) => sum + d.llmCalls, session.llmCalls),
     llm_calls_own: session.llmCalls,
     models: allModels(session, descendants),
+    cost: await overviewCost(store, id),
     work_orders: { total: stats.workOrders.total, by_type: stats.workOrders.byType, by_state: stats.workOrders.byState },
     tools: {
       total_calls: stats.tools.total,
@@ -167,8 +176,8 @@ export const sessionOverview = defineTool({
   input,
   output: overviewShape,
   async handler(args, { store }) {
-    const session = await store.getSession(args.session_id);
-    if (!session) throw SessionNotFound(args.session_id);
+    // A full id or a unique prefix (session-ref.ts), as every session tool takes.
+    const session = await resolveSession(store, args.session_id);
     const body = await overview(store, session, args);
     return fitLists(body, CUTTABLE, args.max_bytes);
   },

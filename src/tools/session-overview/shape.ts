@@ -56,6 +56,15 @@ export const diagnosticsShape = z.object({
   llm_calls: int(),
   llm_calls_own: int(),
   models: z.array(z.string()),
+  cost: z
+    .object({
+      cost_usd: z.number().nullable(),
+      partial: z.boolean(),
+      unpriced_models: z.array(z.string()),
+      calls: int(),
+      prices_as_of: z.string(),
+    })
+    .describe("What the session's LLM calls cost (sub-agents folded in), priced as usage_report prices them; cost_usd null when no call has a price, partial when some have none."),
   work_orders: z.object({ total: int(), by_type: z.record(int()), by_state: z.record(int()) }),
   tools: z.object({
     total_calls: int(),

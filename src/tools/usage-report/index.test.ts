@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, FIXTURES, tempDir } from '../../../test/helpers.js';
+import { withProgressOnlyCalls } from '../../../test/progress-only-calls.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/store.js';
@@ -49,7 +50,12 @@ describe('usage_report on the real Claude Code transcripts', () => {
         },
       ]),
     );
-    const want = Object.fromEntries(Object.entries(expected.sessions).map(([id, s]) => [id, { ...s.ccusage20, modelsUsed: [...s.ccusage20.modelsUsed].sort() }]));
+    const want = Object.fromEntries(
+      Object.entries(expected.sessions).map(([id, s]) => {
+        const c = withProgressOnlyCalls(id, s.ccusage20);
+        return [id, { ...c, modelsUsed: [...c.modelsUsed].sort() }];
+      }),
+    );
     expect(got).toEqual(want);
   });
 
@@ -69,14 +75,14 @@ describe('usage_report on the real Claude Code transcripts', () => {
   it('project rows add up the sessions of each slug folder', async () => {
     const r = await run(cc, { group_by: 'project' });
     const byProject = new Map<string, number>();
-    for (const s of Object.values(expected.sessions)) byProject.set(s.project_folder, (byProject.get(s.project_folder) ?? 0) + s.ccusage20.totalTokens);
+    for (const [id, s] of Object.entries(expected.sessions)) byProject.set(s.project_folder, (byProject.get(s.project_folder) ?? 0) + withProgressOnlyCalls(id, s.ccusage20).totalTokens);
     expect(r.rows.map((x: any) => [x.key, x.tokens.total])).toEqual([...byProject.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   });
 
   it('daily and monthly rows partition the totals; since/until narrow them inclusively', async () => {
     const daily = await run(cc, { group_by: 'daily' });
     const monthly = await run(cc, { group_by: 'monthly' });
-    const all = Object.values(expected.sessions).reduce((n, s) => n + s.ccusage20.totalTokens, 0);
+    const all = Object.entries(expected.sessions).reduce((n, [id, s]) => n + withProgressOnlyCalls(id, s.ccusage20).totalTokens, 0);
     expect(daily.totals.tokens.total).toBe(all);
     expect(daily.rows.reduce((n: number, x: any) => n + x.tokens.total, 0)).toBe(all);
     expect(monthly.rows.reduce((n: number, x: any) => n + x.tokens.total, 0)).toBe(all);

@@ -50,3 +50,13 @@ export function cut(text, max = 120) {
   const t = String(text);
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
+
+/**
+ * A session's cost as the tables show it (usage_report's figures): "—" without LLM calls or
+ * price, "≥ $x (partial)" when some models have no price — never $0 for what is not priced.
+ */
+export function costLabel(c) {
+  if (!c || !c.calls) return '—';
+  if (c.cost_usd === null || c.cost_usd === undefined) return 'unpriced';
+  return c.partial ? `≥ ${usd(c.cost_usd)} (partial)` : usd(c.cost_usd);
+}

@@ -5,9 +5,9 @@ import { h } from './dom.js';
 import { day, duration, when } from './format.js';
 import { route, sessionHref } from './router.js';
 import { diagnostics, costFor } from './diagnostics.js';
-import { turnChart } from './turn-chart.js';
+import { callChart, turnChart } from './turn-chart.js';
 import { grepPanel } from './grep-panel.js';
-import { firstPage, timeline } from './timeline.js';
+import { firstPage, kindsFromParams, timeline } from './timeline.js';
 import { errorBox } from './errors.js';
 
 export async function renderSession(root, ctx) {
@@ -18,15 +18,16 @@ export async function renderSession(root, ctx) {
   }
   // The server answers in order: the timeline page is asked for first so rows show up even while a
   // large session's overview is still being computed. Each section fails on its own.
-  const page = firstPage(id, Number(ctx.params.get('offset')) || 0);
+  const page = firstPage(id, Number(ctx.params.get('offset')) || 0, kindsFromParams(ctx.params));
   page.promise.catch(() => {}); // shown by the timeline section, never left unhandled
   const overview = callTool('session_overview', { session_id: id, errors_limit: 50 });
   overview.catch(() => {});
   const head = h('div', { class: 'head' }, h('p', { class: 'muted' }, 'Loading the overview…'));
   const chartBox = h('section', { class: 'chart' }, h('h2', {}, 'Tokens per turn'), h('p', { class: 'muted' }, 'Loading…'));
+  const callBox = h('section', { class: 'chart calls' }, h('h2', {}, 'Tokens and cost per LLM call'), h('p', { class: 'muted' }, 'Loading…'));
   const grepBox = h('section', { class: 'grep' });
   const timelineBox = h('section', { class: 'timeline' });
-  root.append(head, chartBox, grepBox, timelineBox);
+  root.append(head, chartBox, callBox, grepBox, timelineBox);
   const lanes = [{ id, name: 'main' }];
   const tl = timeline(timelineBox, id, lanes, page, ctx);
   tl.done.catch(() => {}); // awaited (and shown) below; when the overview fails it is moot
@@ -60,6 +61,7 @@ export async function renderSession(root, ctx) {
     guard(tl.done, timelineBox, ctx),
     guard(grepPanel(grepBox, sum.session_id, ctx), grepBox, ctx),
     guard(chart(sum, chartBox, ctx), chartBox, ctx),
+    guard(callsChart(sum, callBox, ctx), callBox, ctx),
     guard(costBox(sum, costSlot), costSlot, ctx, true),
   ]);
 }
@@ -103,5 +105,23 @@ async function chart(sum, box, ctx) {
     h('h2', {}, 'Tokens per turn'),
     turnChart(res.turns),
     h('p', { class: 'muted note' }, `${res.count} turns of this session's own events${res.has_more ? ' (first 2,000 shown)' : ''}. The line is each turn's cost (its own LLM calls; sub-agents are priced in their own sessions). `, h('a', { href: route(['usage']) }, 'Usage by day and project')),
+  );
+}
+
+/** One bar per LLM call: where a session's tokens and money went, and how long each call took. */
+async function callsChart(sum, box, ctx) {
+  const res = await callTool('analyze_events', { session_id: sum.session_id, analysis_type: 'calls', limit: 2000, max_bytes: 5000000 });
+  if (!ctx.live()) return;
+  const timed = res.calls.filter((c) => c.latency_ms !== null && c.latency_ms !== undefined);
+  const slowest = timed.reduce((a, c) => (a && a.latency_ms >= c.latency_ms ? a : c), null);
+  box.replaceChildren(
+    h('h2', {}, 'Tokens and cost per LLM call'),
+    callChart(res.calls),
+    h(
+      'p',
+      { class: 'muted note' },
+      `${res.call_count} LLM calls of this session's own events${res.has_more ? ' (first 2,000 shown)' : ''}. The line is each call's cost; hover a bar for its model and latency.`,
+      slowest ? ` Slowest: call ${slowest.call_num}, ${(slowest.latency_ms / 1000).toFixed(1)} s${slowest.latency_source === 'between_lines' ? ' (time between log lines)' : ''}.` : '',
+    ),
   );
 }

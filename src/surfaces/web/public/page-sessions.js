@@ -2,7 +2,8 @@
 
 import { callTool } from './api.js';
 import { h } from './dom.js';
-import { compact, cut, duration, int, when } from './format.js';
+import { compact, costLabel, cut, duration, int, when } from './format.js';
+import { costFor } from './diagnostics.js';
 import { evidenceHref, route, sessionHref } from './router.js';
 
 const PAGE = 500;
@@ -17,6 +18,7 @@ const COLUMNS = [
   { key: 'turns', label: 'Turns', value: (r) => r.turn_count ?? 0, num: true },
   { key: 'events', label: 'Events', value: (r) => r.event_count ?? 0, num: true },
   { key: 'tokens', label: 'Tokens', value: (r) => (r.tokens ? r.tokens.total : 0), num: true },
+  { key: 'cost', label: 'Cost', value: (r) => (r.cost && r.cost.cost_usd !== null && r.cost.cost_usd !== undefined ? r.cost.cost_usd : -1), num: true },
 ];
 
 function current(params) {
@@ -46,6 +48,9 @@ export async function renderSessions(root, ctx) {
     return;
   }
   const offset = Number(state.offset) || 0;
+  // Costs come from usage_report's session rows (sub-agents folded into their parent, each
+  // sub-agent also on its own); a failed cost lookup leaves the column at "—", not the list broken.
+  const costs = callTool('usage_report', { group_by: 'session', format: filters.format, limit: 500, max_bytes: 5000000 }).catch(() => null);
   const res = await callTool('list_sessions', {
     ...filters,
     status: state.status || undefined,
@@ -54,7 +59,9 @@ export async function renderSessions(root, ctx) {
     limit: PAGE,
     offset,
   });
+  const report = await costs;
   if (!ctx.live()) return;
+  for (const s of res.sessions) s.cost = report ? costFor(report.rows, s.session_id) : null;
   const projects = [...new Set(res.sessions.map((s) => s.project).filter(Boolean))].sort();
   root.querySelector('#project-list').replaceChildren(...projects.map((p) => h('option', { value: p })));
   body.replaceChildren(sessionTable(res.sessions, state), pager(res, state));
@@ -191,6 +198,7 @@ function sessionRow(s, depth, kidCount) {
     h('td', { class: 'num' }, int(s.turn_count)),
     h('td', { class: 'num' }, int(s.event_count)),
     h('td', { class: 'num', title: s.tokens ? int(s.tokens.total) : '' }, s.tokens ? compact(s.tokens.total) : '—'),
+    h('td', { class: 'num cost', title: s.cost && s.cost.unpriced_models && s.cost.unpriced_models.length ? `no price for ${s.cost.unpriced_models.join(', ')}` : '' }, costLabel(s.cost)),
   );
 }
 

@@ -7,17 +7,29 @@ import { bytes, int, when } from './format.js';
 import { evidenceHref, sessionHref } from './router.js';
 
 export const PAGE_SIZE = 200;
+/** reconstruct_session's view kinds (src/tools/reconstruct-session/view-kind.ts), in chip order. */
+export const VIEW_KINDS = ['user', 'assistant', 'thinking', 'tool', 'hook', 'agent', 'error', 'llm', 'system'];
+/** Hooks are most of a Claude Code transcript's rows and say least: off until asked for. */
+export const DEFAULT_KINDS = VIEW_KINDS.filter((k) => k !== 'hook');
 const PAYLOAD_CAP = 64 * 1024;
 const PAYLOAD_CAP_LARGE = 1024 * 1024;
 
 /** The first page of a timeline, requested early: the server answers in order, so asking first shows rows first. */
-export function firstPage(sessionId, startOffset) {
+export function firstPage(sessionId, startOffset, kinds = DEFAULT_KINDS) {
   const offset = Math.max(0, startOffset - (startOffset % PAGE_SIZE));
-  return { offset, promise: fetchPage(sessionId, offset) };
+  return { offset, kinds, promise: fetchPage(sessionId, offset, kinds) };
 }
 
-function fetchPage(sessionId, offset) {
-  return callTool('reconstruct_session', { session_id: sessionId, offset, limit: PAGE_SIZE, max_bytes: 2000000 });
+/** The kinds named in the address (`kinds=user,tool`), else the default set. */
+export function kindsFromParams(params) {
+  const named = (params.get('kinds') || '').split(',').filter((k) => VIEW_KINDS.includes(k));
+  return named.length ? named : DEFAULT_KINDS;
+}
+
+function fetchPage(sessionId, offset, kinds) {
+  // Every kind on: no filter, so the page is the whole timeline.
+  const filter = kinds.length === VIEW_KINDS.length ? undefined : kinds;
+  return callTool('reconstruct_session', { session_id: sessionId, offset, limit: PAGE_SIZE, kinds: filter, max_bytes: 2000000 });
 }
 
 /**
@@ -27,6 +39,35 @@ function fetchPage(sessionId, offset) {
 export function timeline(box, sessionId, lanes, first, ctx) {
   const laneIndex = new Map(lanes.map((l, i) => [l.id, i]));
   const legend = h('p', { class: 'lanes-legend' });
+  let kinds = first.kinds ?? DEFAULT_KINDS;
+  const chips = h('div', { class: 'kind-chips', role: 'group', 'aria-label': 'Show kinds' });
+  const hiddenNote = h('span', { class: 'muted hidden-count' });
+  const renderChips = () =>
+    chips.replaceChildren(
+      'Show: ',
+      ...VIEW_KINDS.map((k) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `chip kind-chip vk-${k}`,
+            'data-kind': k,
+            'aria-pressed': String(kinds.includes(k)),
+            onclick: () => {
+              const next = kinds.includes(k) ? kinds.filter((x) => x !== k) : VIEW_KINDS.filter((x) => x === k || kinds.includes(x));
+              if (next.length === 0) return; // at least one kind stays on
+              kinds = next;
+              renderChips();
+              load(0).catch(fail);
+            },
+          },
+          k,
+        ),
+      ),
+      ' ',
+      hiddenNote,
+    );
+  renderChips();
   const status = h('span', { class: 'muted page-status' });
   const jump = h('input', { type: 'number', name: 'jump', min: 1, placeholder: 'event #', class: 'jump' });
   const nav = h('div', { class: 'pager timeline-pager' });
@@ -37,7 +78,7 @@ export function timeline(box, sessionId, lanes, first, ctx) {
     h('thead', {}, h('tr', {}, ['#', 'time (UTC)', 'lane', 'kind', 'actor', 'turn', 'summary', 'evidence'].map((l) => h('th', { scope: 'col' }, l)))),
     tbody,
   );
-  box.replaceChildren(h('h2', {}, 'Timeline'), legend, nav, tableEl);
+  box.replaceChildren(h('h2', {}, 'Timeline'), chips, legend, nav, tableEl);
   let count = 0;
   let last = null;
   const renderRows = () => {
@@ -57,9 +98,14 @@ export function timeline(box, sessionId, lanes, first, ctx) {
     status.textContent = 'Loading…';
     status.classList.remove('error');
     const started = performance.now();
-    const res = await (pending ?? fetchPage(sessionId, offset));
+    const res = await (pending ?? fetchPage(sessionId, offset, kinds));
     if (!ctx.live()) return;
-    count = res.event_count;
+    // With a kinds filter, `count` is the rows that match and event_count every event.
+    count = res.count ?? res.event_count;
+    const hidden = (res.event_count ?? 0) - count;
+    const hooksOnly = kinds.length === DEFAULT_KINDS.length && !kinds.includes('hook');
+    hiddenNote.textContent = hidden > 0 ? `${int(hidden)} ${hooksOnly ? 'hook rows' : 'rows of other kinds'} hidden` : '';
+    box.dataset.hidden = String(hidden);
     let laneAdded = false;
     for (const row of res.timeline) {
       if (!laneIndex.has(row.session_id)) {
@@ -77,13 +123,17 @@ export function timeline(box, sessionId, lanes, first, ctx) {
     // Keep the page in the address so reload and back return here, without re-rendering the page.
     const url = new URL(window.location.href);
     const base = url.hash.replace(/\?.*$/, '');
-    history.replaceState(null, '', `${url.pathname}${url.search}${base}${offset ? `?offset=${offset}` : ''}`);
+    const query = new URLSearchParams();
+    if (offset) query.set('offset', String(offset));
+    if (kinds.join(',') !== DEFAULT_KINDS.join(',')) query.set('kinds', kinds.join(','));
+    const qs = query.toString();
+    history.replaceState(null, '', `${url.pathname}${url.search}${base}${qs ? `?${qs}` : ''}`);
   };
 
   const renderNav = (offset, res) => {
     const last = Math.max(0, Math.floor((count - 1) / PAGE_SIZE) * PAGE_SIZE);
     const btn = (label, to, cls, disabled) => h('button', { type: 'button', class: cls, disabled, onclick: () => load(to).catch(fail) }, label);
-    status.textContent = count === 0 ? 'No events.' : `events ${int(offset + 1)}–${int(offset + res.returned)} of ${int(count)}${res.truncated ? ' (page cut at the byte cap)' : ''}`;
+    status.textContent = count === 0 ? 'No events of these kinds.' : `events ${int(offset + 1)}–${int(offset + res.returned)} of ${int(count)}${res.truncated ? ' (page cut at the byte cap)' : ''}`;
     const form = h(
       'form',
       {
@@ -122,7 +172,7 @@ export function timeline(box, sessionId, lanes, first, ctx) {
       h('td', { class: 'num muted' }, String(index + 1)),
       h('td', { class: 'nowrap' }, when(row.timestamp)),
       h('td', { class: 'lanes' }, lanes.map((_, i) => h('span', { class: i === lane ? `lane on lane-${i % 8}` : 'lane' }))),
-      h('td', { class: 'nowrap' }, row.kind),
+      h('td', { class: 'nowrap', title: row.kind }, row.view_kind || row.kind),
       h('td', {}, row.actor || ''),
       h('td', { class: 'num' }, row.turn_number ?? ''),
       h('td', { class: 'summary' }, toggle, ' ', h('span', { class: 'summary-text', text: row.summary })),
@@ -142,7 +192,7 @@ export function timeline(box, sessionId, lanes, first, ctx) {
       tr.after(detail);
       toggle.setAttribute('aria-expanded', 'true');
       toggle.textContent = '▾';
-      showPayload(cell, sessionId, row, index, PAYLOAD_CAP);
+      showPayload(cell, sessionId, row, index, PAYLOAD_CAP, kinds);
     });
     return tr;
   };
@@ -169,14 +219,16 @@ export function timeline(box, sessionId, lanes, first, ctx) {
   return { done: load(first.offset, first.promise), nameLanes };
 }
 
-async function showPayload(cell, sessionId, row, index, cap) {
+async function showPayload(cell, sessionId, row, index, cap, kinds) {
   try {
-    const res = await callTool('reconstruct_session', { session_id: sessionId, offset: index, limit: 1, verbosity: 'full', include_prompts: true, max_bytes: cap });
+    // The row's index counts rows of the shown kinds, so the same filter finds it again.
+    const filter = kinds.length === VIEW_KINDS.length ? undefined : kinds;
+    const res = await callTool('reconstruct_session', { session_id: sessionId, offset: index, limit: 1, kinds: filter, verbosity: 'full', include_prompts: true, max_bytes: cap });
     const full = res.timeline[0];
     if (!full) {
       cell.replaceChildren(
         h('p', { class: 'muted' }, `This event's payload is larger than ${bytes(cap)}. `),
-        cap < PAYLOAD_CAP_LARGE ? h('button', { type: 'button', class: 'more', onclick: () => showPayload(cell, sessionId, row, index, PAYLOAD_CAP_LARGE) }, `Load up to ${bytes(PAYLOAD_CAP_LARGE)}`) : null,
+        cap < PAYLOAD_CAP_LARGE ? h('button', { type: 'button', class: 'more', onclick: () => showPayload(cell, sessionId, row, index, PAYLOAD_CAP_LARGE, kinds) }, `Load up to ${bytes(PAYLOAD_CAP_LARGE)}`) : null,
         ' ',
         h('a', { href: evidenceHref(row.session_id, row.source, row.file, row.line_number) }, 'Read the raw line instead'),
       );
