@@ -155,3 +155,48 @@ describe('cost in rows', () => {
     }
   });
 });
+
+describe('time zone and order (ccusage --timezone, --order)', () => {
+  it('cuts days, weeks, months and the since/until range in the given zone', () => {
+    // 2026-03-01T23:59:59.999Z is already Monday 2026-03-02 in Berlin (UTC+1).
+    expect(keys({ timeZone: 'Europe/Berlin' })).toEqual([
+      ['2026-02-28', 1000],
+      ['2026-03-02', 5000],
+      ['2026-03-08', 9000],
+    ]);
+    // In Los Angeles (UTC-8) the 00:00Z call of 03-02 is still 03-01.
+    expect(keys({ timeZone: 'America/Los_Angeles' })).toEqual([
+      ['2026-02-28', 1000],
+      ['2026-03-01', 5000],
+      ['2026-03-08', 9000],
+    ]);
+    // Weeks from Monday: the Sunday 03-01 23:59Z call is Monday 03-02 in Berlin, so it moves to the next week.
+    expect(keys({ groupBy: 'weekly', startOfWeek: 'monday' })).toEqual([
+      ['2026-02-23', 3000],
+      ['2026-03-02', 12000],
+    ]);
+    expect(keys({ groupBy: 'weekly', startOfWeek: 'monday', timeZone: 'Europe/Berlin' })).toEqual([
+      ['2026-02-23', 1000],
+      ['2026-03-02', 14000],
+    ]);
+    expect(keys({ groupBy: 'monthly', timeZone: 'Pacific/Kiritimati' })).toEqual([
+      ['2026-03', 15000], // UTC+14: the 02-28 12:00Z call is 03-01 there
+    ]);
+    expect(keys({ since: '2026-03-02', until: '2026-03-02', timeZone: 'Europe/Berlin' })).toEqual([['2026-03-02', 5000]]);
+    expect(keys({ timeZone: 'UTC' })).toEqual(keys({}));
+  });
+
+  it('refuses an unknown zone, naming it', () => {
+    expect(() => buildReport(CALLS, opts({ timeZone: 'Mars/Olympus' }))).toThrow(/unknown time zone "Mars\/Olympus"/);
+    expect(() => buildReport(CALLS, opts({ timeZone: 'Mars/Olympus' }))).toThrow(HindsightError);
+  });
+
+  it('order desc reverses the periods; order asc puts sessions oldest first', () => {
+    for (const groupBy of ['daily', 'weekly', 'monthly', 'project'] as const) {
+      expect(keys({ groupBy, order: 'desc' })).toEqual(keys({ groupBy }).reverse());
+      expect(keys({ groupBy, order: 'asc' })).toEqual(keys({ groupBy }));
+    }
+    expect(keys({ groupBy: 'session' }).map(([k]) => k)).toEqual(['b1', 'a1', 'b2']);
+    expect(keys({ groupBy: 'session', order: 'asc' }).map(([k]) => k)).toEqual(['b2', 'a1', 'b1']);
+  });
+});

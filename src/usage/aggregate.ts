@@ -1,17 +1,21 @@
-// Grouping LLM calls into report rows, as ccusage does: by UTC day, week or month of each call,
-// by top-level session (sub-agents folded in and listed), or by project.
+// Grouping LLM calls into report rows, as ccusage does: by day, week or month of each call (in UTC
+// or a chosen time zone), by top-level session (sub-agents folded in and listed), or by project.
 
 import { InvalidArguments } from '../core/errors.js';
 import { keyToIso } from '../core/time.js';
 import type { UsageCall } from './calls.js';
 import { callCost, roundUsd, type CostMode } from './cost.js';
+import { addDays, checkTimeZone, dayIn, DEFAULT_TIME_ZONE, weekdayOf } from './time-zone.js';
 
 export const GROUPINGS = ['daily', 'weekly', 'monthly', 'session', 'project'] as const;
 export type Grouping = (typeof GROUPINGS)[number];
 
+export const ORDERS = ['asc', 'desc'] as const;
+export type Order = (typeof ORDERS)[number];
+
 export interface ReportOptions {
   groupBy: Grouping;
-  /** Inclusive UTC days, YYYY-MM-DD (or YYYYMMDD as ccusage writes them). */
+  /** Inclusive days in `timeZone`, YYYY-MM-DD (or YYYYMMDD as ccusage writes them). */
   since?: string;
   until?: string;
   project?: string;
@@ -19,6 +23,10 @@ export interface ReportOptions {
   breakdown: boolean;
   mode: CostMode;
   startOfWeek: 'sunday' | 'monday';
+  /** IANA zone that days, weeks and months are cut in (default UTC). */
+  timeZone?: string;
+  /** Row order by period (session rows: by last activity). Unset: periods oldest first, sessions newest first. */
+  order?: Order;
 }
 
 export interface TokenTotals {
@@ -122,18 +130,13 @@ export function resolveRange(sinceArg?: string, untilArg?: string): { since: str
   return { since, until };
 }
 
-function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function periodKey(ms: number, groupBy: Grouping, startOfWeek: 'sunday' | 'monday'): string {
-  if (groupBy === 'monthly') return dayOf(ms).slice(0, 7);
+function periodKey(day: string, groupBy: Grouping, startOfWeek: 'sunday' | 'monday'): string {
+  if (groupBy === 'monthly') return day.slice(0, 7);
   if (groupBy === 'weekly') {
-    const dow = new Date(ms).getUTCDay();
-    const back = startOfWeek === 'sunday' ? dow : (dow + 6) % 7;
-    return dayOf(ms - back * 86_400_000);
+    const dow = weekdayOf(day);
+    return addDays(day, -(startOfWeek === 'sunday' ? dow : (dow + 6) % 7));
   }
-  return dayOf(ms);
+  return day;
 }
 
 export interface Report {
@@ -146,6 +149,7 @@ export interface Report {
 /** Group the calls into rows (sorted deterministically) and totals, under the options' filters. */
 export function buildReport(all: UsageCall[], o: ReportOptions): Report {
   const { since, until } = resolveRange(o.since, o.until);
+  const zone = checkTimeZone(o.timeZone ?? DEFAULT_TIME_ZONE);
   const dated = o.groupBy === 'daily' || o.groupBy === 'weekly' || o.groupBy === 'monthly';
   const totals = new Acc();
   const groups = new Map<string, { acc: Acc; models: Map<string, Acc>; subagents: Map<string, Acc>; roots: Set<string>; sample: UsageCall }>();
@@ -157,7 +161,7 @@ export function buildReport(all: UsageCall[], o: ReportOptions): Report {
     if (since !== null || until !== null) {
       // A call without a time cannot be shown to fall inside the range.
       if (c.tsMs === null) continue;
-      const day = dayOf(c.tsMs);
+      const day = dayIn(c.tsMs, zone);
       if ((since !== null && day < since) || (until !== null && day > until)) continue;
     }
     const cost = callCost(c.model, c.tokens, c.recordedUsd, o.mode, c.long ?? undefined);
@@ -168,7 +172,7 @@ export function buildReport(all: UsageCall[], o: ReportOptions): Report {
       continue;
     }
     const key =
-      o.groupBy === 'session' ? c.rootId : o.groupBy === 'project' ? (c.project ?? NO_PROJECT) : periodKey(c.tsMs!, o.groupBy, o.startOfWeek);
+      o.groupBy === 'session' ? c.rootId : o.groupBy === 'project' ? (c.project ?? NO_PROJECT) : periodKey(dayIn(c.tsMs!, zone), o.groupBy, o.startOfWeek);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { acc: new Acc(), models: new Map(), subagents: new Map(), roots: new Set(), sample: c }));
     g.acc.add(c, cost.usd, unpriced);
@@ -213,7 +217,8 @@ export function buildReport(all: UsageCall[], o: ReportOptions): Report {
     }
     rows.push(row);
   }
-  rows.sort(o.groupBy === 'session' ? bySessionActivity : byKey);
+  if (o.groupBy === 'session') rows.sort(o.order === 'asc' ? (a, b) => -bySessionActivity(a, b) : bySessionActivity);
+  else rows.sort(o.order === 'desc' ? (a, b) => -byKey(a, b) : byKey);
   return { rows, totals: { ...totals.figures(), undated_calls: undated }, since, until };
 }
 

@@ -15,6 +15,7 @@ import type { Store, UsageCallGroupRow, UsageSessionRow } from '../store/store.j
 import type { CallTokens } from './cost.js';
 import { finiteNumber, recordedUsd } from './event-cost.js';
 import { LONG_CONTEXT_THRESHOLD } from './pricing.js';
+import { dayIn, DEFAULT_TIME_ZONE } from './time-zone.js';
 
 /**
  * One LLM call, or (from Store.usageCallGroups) several calls of one session, UTC day, model, long-context side
@@ -175,7 +176,8 @@ function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroup
   return calls;
 }
 
-async function fromStore(store: Store): Promise<UsageCall[]> {
+/** Read call by call; `only` limits the (slow) timeline reads to those sessions. */
+async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<UsageCall[]> {
   const sessions = new Map<string, SessionInfo>();
   for (let offset = 0; ; offset += 500) {
     const page = await store.listSessions({ limit: 500, offset });
@@ -185,6 +187,7 @@ async function fromStore(store: Store): Promise<UsageCall[]> {
   const roots = topLevelOf(sessions);
   const chooser = new Chooser();
   for (const s of [...sessions.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    if (only && !only.has(s.id)) continue;
     const { events } = await store.sessionTimeline(s.id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: false });
     events.forEach((e, order) => {
       if (!e.usage) return;
@@ -198,7 +201,21 @@ async function fromStore(store: Store): Promise<UsageCall[]> {
   return chooser.calls();
 }
 
-/** Every LLM call of the store, each counted once. */
-export async function loadUsageCalls(store: Store): Promise<UsageCall[]> {
-  return store.usageCallGroups ? fromGroups(await store.usageCallGroups(LONG_CONTEXT_THRESHOLD)) : fromStore(store);
+/**
+ * Every LLM call of the store, each counted once. The stored groups are cut at UTC midnight; for
+ * another `timeZone`, a session with a group whose first and last calls fall on different days
+ * there is read call by call instead, so each call lands on its own local day.
+ */
+export async function loadUsageCalls(store: Store, timeZone: string = DEFAULT_TIME_ZONE): Promise<UsageCall[]> {
+  if (!store.usageCallGroups) return fromStore(store);
+  const found = await store.usageCallGroups(LONG_CONTEXT_THRESHOLD);
+  if (timeZone === DEFAULT_TIME_ZONE) return fromGroups(found);
+  const straddling = new Set(
+    found.groups
+      .filter((g) => g.firstMs !== null && g.lastMs !== null && dayIn(g.firstMs, timeZone) !== dayIn(g.lastMs, timeZone))
+      .map((g) => g.sessionId),
+  );
+  if (!straddling.size) return fromGroups(found);
+  const kept = fromGroups({ sessions: found.sessions, groups: found.groups.filter((g) => !straddling.has(g.sessionId)) });
+  return [...kept, ...(await fromStore(store, straddling))];
 }

@@ -49,8 +49,8 @@ const PROGRESS_ONLY = {
   tokens: [24, 7, 14_285, 95_343] as Kinds,
 };
 
-function ccusage(report: 'daily' | 'session'): CcusageRow[] {
-  const cc = spawnSync(join(REPO, 'node_modules', '.bin', 'ccusage'), [report, '--json', '--offline', '--breakdown'], {
+function ccusage(report: 'daily' | 'session', extra: string[] = []): CcusageRow[] {
+  const cc = spawnSync(join(REPO, 'node_modules', '.bin', 'ccusage'), [report, '--json', '--offline', '--breakdown', ...extra], {
     encoding: 'utf8',
     env: { ...process.env, CLAUDE_CONFIG_DIR: join(FIXTURES, 'claude-code'), TZ: 'UTC' },
   });
@@ -58,8 +58,8 @@ function ccusage(report: 'daily' | 'session'): CcusageRow[] {
   return (JSON.parse(cc.stdout) as Record<string, CcusageRow[]>)[report]!;
 }
 
-function ours(db: string, report: 'daily' | 'session'): OurRow[] {
-  const r = runCli(['usage', report, '--breakdown', '--json', '--db', db]);
+function ours(db: string, report: 'daily' | 'session', extra: string[] = []): OurRow[] {
+  const r = runCli(['usage', report, '--breakdown', '--json', '--db', db, ...extra]);
   expect(r.status, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { rows: OurRow[] }).rows;
 }
@@ -113,6 +113,20 @@ describe('usage_report vs ccusage 20', () => {
       // unless a call crosses the 200k long-context tier (billed whole by Anthropic's rule).
       expect(o.cost_usd).not.toBeNull();
     }
+  });
+
+  it('cuts days in a --timezone as ccusage daily --timezone does, and orders them with --order', () => {
+    // Asia/Tokyo is UTC+9: the calls of 2026-02-10 (UTC) fall on 2026-02-11 there.
+    // Europe/Helsinki's midnight falls inside session 8463c716 (21:41–22:54 UTC): its calls split.
+    for (const zone of ['Asia/Tokyo', 'America/Los_Angeles', 'Europe/Helsinki']) {
+      const theirs = ccusage('daily', ['--timezone', zone]);
+      const mine = ours(db, 'daily', ['--timezone', zone]);
+      expect(mine.map((r) => [r.key, ourKinds(r.tokens)]), zone).toEqual(theirs.map((t) => [t.period, theirKinds(t)]));
+    }
+    expect(ours(db, 'daily', ['--timezone', 'Asia/Tokyo']).map((r) => r.key)).toContain('2026-02-12');
+    const desc = ccusage('daily', ['--order', 'desc']).map((t) => t.period);
+    expect(desc).toEqual(ccusage('daily').map((t) => t.period).reverse());
+    expect(ours(db, 'daily', ['--order', 'desc']).map((r) => r.key)).toEqual(desc);
   });
 
   it('agrees with itself: the session report and the daily report add up to the same totals', () => {

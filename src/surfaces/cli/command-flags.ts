@@ -18,7 +18,7 @@ export const COMMAND_FLAGS: Record<string, readonly string[]> = {
   ledger: ['db', 'json', 'raw', 'ledger', 'type', 'session', 'root', 'limit', 'offset'],
   export: ['db', 'format', 'out', 'no-subagents', 'raw'],
   search: ['db', 'json', 'raw', 'scope', 'project', 'date-range', 'format', 'limit', 'offset'],
-  usage: ['db', 'json', 'since', 'until', 'breakdown', 'mode', 'project', 'format', 'limit', 'offset'],
+  usage: ['db', 'json', 'since', 'until', 'breakdown', 'mode', 'project', 'format', 'timezone', 'order', 'limit', 'offset'],
   inspect: ['db', 'json', 'raw', 'metrics', 'session', 'stats', 'days', 'until', 'format', 'project', 'mode', 'limit', 'offset'],
   rewind: ['db', 'json', 'to-turn', 'to-message', 'before', 'apply', 'force'],
   mcp: ['db', 'root', 'http', 'host', 'port', 'token', 'tools', 'output-schemas'],

@@ -11,6 +11,8 @@ import { withNextPageCommand } from './command-line.js';
 import { pageThrough } from './page-through.js';
 import { toolByName } from './tool-lookup.js';
 import { UsageError } from './usage-error.js';
+import { ORDERS } from '../../usage/aggregate.js';
+import { timeZoneProblem } from '../../usage/time-zone.js';
 import { renderMetrics } from './render-metrics.js';
 import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderUsage } from './render-tools.js';
 import { renderConversation } from './render-timeline.js';
@@ -30,6 +32,8 @@ export interface FriendlyOptions {
   since?: string;
   until?: string;
   breakdown?: boolean;
+  timezone?: string;
+  order?: string;
   mode?: string;
   project?: string;
   format?: string;
@@ -141,17 +145,26 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
   },
   usage: {
     tool: 'usage_report',
-    args: ([group], o) =>
-      defined({
+    args: ([group], o) => {
+      // Checked here so a mistyped zone or order is a usage error (exit 2), like any bad flag.
+      const zoneProblem = o.timezone === undefined ? null : timeZoneProblem(o.timezone);
+      if (zoneProblem) throw new UsageError(`--timezone: ${zoneProblem}`);
+      if (o.order !== undefined && !(ORDERS as readonly string[]).includes(o.order)) {
+        throw new UsageError(`--order takes ${ORDERS.join(' or ')}; got "${o.order}"`);
+      }
+      return defined({
         group_by: group,
         since: o.since,
         until: o.until,
+        timezone: o.timezone,
+        order: o.order,
         breakdown: o.breakdown || undefined,
         mode: o.mode,
         project: o.project,
         format: o.format,
         max_bytes: 10_000_000,
-      }),
+      });
+    },
     report: () => ({ rows: 'rows' }),
     render: (r, paint) => renderUsage(r, paint),
   },

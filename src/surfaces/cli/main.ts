@@ -46,7 +46,9 @@ Usage:
       Full-text search over sessions: words, "phrases", prefix*; ranked by relevance then recency.
   hindsight usage [daily|weekly|monthly|session|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
       [--breakdown] [--mode calculate|display|auto] [--project P] [--format F] [--json]
+      [--timezone TZ] [--order asc|desc]
       Tokens and cost by day, week, month, session or project; each LLM call counted once (usage_report).
+      Days are cut in UTC unless --timezone names an IANA zone; --breakdown adds a row per model.
   hindsight inspect --metrics [--session ID | --stats [--days N] [--until YYYY-MM-DD]] [--format F] [--project P] [--json]
       Recent sessions (date, format, model, steps, tool calls, status, files changed), one session turn by
       turn, or statistics over the last N days (success rate, averages, tokens, cost, models, failure modes).
@@ -131,6 +133,8 @@ function parse(argv: string[]) {
       until: { type: 'string' },
       breakdown: { type: 'boolean', default: false },
       mode: { type: 'string' },
+      timezone: { type: 'string', short: 'z' },
+      order: { type: 'string' },
       project: { type: 'string' },
       scope: { type: 'string' },
       'date-range': { type: 'string' },
@@ -376,6 +380,8 @@ async function run(argv: string[]): Promise<number> {
         since: values.since,
         until: values.until,
         breakdown: values.breakdown,
+        timezone: values.timezone,
+        order: values.order,
         mode: values.mode,
         project: values.project,
         format: values.format,

@@ -7,10 +7,27 @@ import { table } from './table.js';
 
 type Obj = Record<string, any>;
 
+/** Past an hour, minutes are rounded to the nearest, as `show` words them (1h12m49s → 1h13m, "1 hour 13 minutes"). */
 function seconds(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  const minutes = Math.round(s / 60);
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The session line: its figures include its sub-agents' (as tokens and cost do), so it says how
+ * much of them is the session's own — the figure `show` prints for its tools.
+ */
+function sessionCounts(s: Obj, subagents: Obj[]): string {
+  const line = `${plural(s.turns, 'turn')}, ${plural(s.steps, 'step')}, ${plural(s.tool_calls, 'tool call')} (${s.tool_errors} failed), ${plural(s.files_touched, 'file')} changed`;
+  if (!subagents.length) return line;
+  const sum = (k: string) => subagents.reduce((a, c) => a + (Number(c[k]) || 0), 0);
+  return `${line}, ${plural(subagents.length, 'sub-agent')} included (the session itself: ${plural(s.steps - sum('steps'), 'step')}, ${plural(s.tool_calls - sum('tool_calls'), 'tool call')})`;
 }
 
 function recent(r: Obj, paint: Paint): string {
@@ -48,8 +65,7 @@ function oneSession(r: Obj, paint: Paint): string {
   const head = [
     `${paint('bold', s.session_id)}  ${s.format}  ${paint(statusStyle(s.status) ?? 'dim', s.status)}${s.failure_mode ? ` (${s.failure_mode})` : ''}`,
     `${time(s.started_at)} → ${time(s.ended_at)} (${seconds(s.duration_ms)})  model ${s.model ?? '—'}`,
-    `${s.turns} turn${s.turns === 1 ? '' : 's'}, ${s.steps} steps, ${s.tool_calls} tool calls (${s.tool_errors} failed), ${s.files_touched} files changed` +
-      (r.subagents?.length ? `, ${r.subagents.length} sub-agents` : ''),
+    sessionCounts(s, r.subagents ?? []),
     `tokens ${count(s.tokens.total)} (in ${count(s.tokens.input)}, out ${count(s.tokens.output)}, cache write ${count(s.tokens.cache_write)}, cache read ${count(s.tokens.cache_read)})  cost ${usd(s.cost.cost_usd, s.cost.partial)}`,
   ];
   const turns = table(

@@ -56,18 +56,19 @@ export function renderOverview(r: Obj, paint: Paint): string {
   const t: Obj = d.tokens ?? {};
   const lines = [
     `${paint('bold', `Session ${s.session_id}`)}  ${paint(statusStyle(s.status), s.status)}  ${s.format}${s.kind && s.kind !== 'root' ? ` ${s.kind}` : ''}`,
-    `${time(s.started_at)} → ${time(s.ended_at)}${s.duration ? ` (${s.duration})` : ''}, ${s.turn_count} turns${s.project ? `, ${s.project}` : ''}`,
+    `${time(s.started_at)} → ${time(s.ended_at)}${s.duration ? ` (${s.duration})` : ''}, ${s.turn_count} turn${s.turn_count === 1 ? '' : 's'}${s.project ? `, ${s.project}` : ''}`,
     '',
     wrap(s.about ?? '', Math.min(process.stdout.columns || 100, 100)),
     '',
     `Tokens: ${count(t.input_total ?? 0)} in, ${count(t.output_total ?? 0)} out, ${count(t.cache_write_total ?? 0)} cache write, ${count(t.cache_read_total ?? 0)} cache read = ${count(t.grand_total ?? 0)}` +
-      `${d.llm_calls !== undefined ? ` over ${d.llm_calls} LLM calls` : ''}${(d.models ?? []).length ? ` (${d.models.join(', ')})` : ''}`,
+      `${d.llm_calls !== undefined ? ` over ${d.llm_calls} LLM calls` : ''}${d.sub_agent_count && d.llm_calls_own !== undefined ? ` with sub-agents (${d.llm_calls_own} in this session)` : ''}${(d.models ?? []).length ? ` (${d.models.join(', ')})` : ''}`,
   ];
   if (d.cost) lines.push(costLine(d.cost));
   const tools = Object.entries((d.tools?.by_tool ?? {}) as Record<string, Obj>);
   if (tools.length) {
     lines.push(
-      `Tools (${d.tools.total_calls} calls): ` +
+      // Tool counts are the session's own; its sub-agents' calls are counted in their own sessions.
+      `Tools (${d.tools.total_calls} calls${d.sub_agent_count ? ' in this session, sub-agents not included' : ''}): ` +
         tools.map(([name, c]) => `${name} ${c.called}${c.failed ? paint('red', ` (${c.failed} failed)`) : ''}`).join(', '),
     );
   }
@@ -153,7 +154,8 @@ export function usd(v: number | null | undefined, partial: boolean): string {
   return `$${v.toFixed(2)}${partial ? '*' : ''}`;
 }
 
-/** ccusage-style usage table: one row per day / week / month / session / project, then totals. */
+/** ccusage-style usage table: one row per day / week / month / session / project (with --breakdown, a
+ * row per model under each), then totals. */
 export function renderUsage(r: Obj, paint: Paint): string {
   const rows = (r.rows ?? []) as Obj[];
   if (!rows.length) return 'No LLM calls in this range.';
@@ -168,7 +170,11 @@ export function renderUsage(r: Obj, paint: Paint): string {
     usd(x.cost_usd, x.partial),
     (x.models ?? []).join(', '),
   ];
-  const body = rows.map((x) => line(x.key, x));
+  const body: string[][] = [];
+  for (const x of rows) {
+    body.push(line(x.key, x));
+    for (const m of (x.model_breakdowns ?? []) as Obj[]) body.push(line(`  └ ${m.model}`, { ...m, models: [] }));
+  }
   const t: Obj = r.totals ?? {};
   body.push(line('TOTAL', t));
   const out = table(
@@ -188,6 +194,7 @@ export function renderUsage(r: Obj, paint: Paint): string {
   );
   const notes: string[] = [];
   if ((t.unpriced_models ?? []).length) notes.push(`* partial cost: no price for ${t.unpriced_models.join(', ')} (never counted as $0)`);
+  if (r.timezone && r.timezone !== 'UTC' && ['daily', 'weekly', 'monthly'].includes(r.group_by)) notes.push(paint('dim', `days in ${r.timezone}`));
   if (r.prices_as_of) notes.push(paint('dim', `prices as of ${r.prices_as_of}`));
   if (r.has_more) notes.push(`${r.returned} of ${r.count} rows; next page: --offset ${r.next_offset}`);
   return [out, ...notes].join('\n');

@@ -130,6 +130,35 @@ describe('usage_report on the real Claude Code transcripts', () => {
     }
   });
 
+  it('a timezone whose midnight falls inside a stored UTC-day group still puts each call on its own day', async () => {
+    // Session 8463c716 runs 21:41–22:54 UTC on 2026-02-11: in Helsinki (UTC+2) it crosses midnight,
+    // so its calls split between 02-11 and 02-12, exactly as read call by call.
+    const generic = bind(cc) as unknown as Store;
+    for (const timezone of ['Europe/Helsinki', 'Asia/Kolkata', 'America/St_Johns']) {
+      for (const group_by of ['daily', 'weekly', 'monthly']) {
+        const args = { group_by, timezone, breakdown: true, limit: 500, max_bytes: 10_000_000 };
+        expect(await run(cc, args), `${group_by} ${timezone}`).toEqual(await run(generic, args));
+      }
+    }
+    const helsinki = await run(cc, { timezone: 'Europe/Helsinki' });
+    const utc = await run(cc, {});
+    expect(utc.rows.map((r: any) => [r.key, r.tokens.total])).toEqual([
+      ['2025-09-03', 116_963],
+      ['2025-09-07', 375_764],
+      ['2026-02-10', 697_508],
+      ['2026-02-11', 16_526_897],
+    ]);
+    // The UTC day 2026-02-11 (one session and its sub-agents) is split at Helsinki's midnight.
+    expect(helsinki.rows.map((r: any) => [r.key, r.tokens.total])).toEqual([
+      ['2025-09-03', 116_963],
+      ['2025-09-07', 375_764],
+      ['2026-02-10', 418_030],
+      ['2026-02-11', 1_337_118],
+      ['2026-02-12', 15_469_257],
+    ]);
+    expect(helsinki.totals).toEqual(utc.totals);
+  });
+
   it('is deterministic: the same call twice gives byte-identical JSON', async () => {
     for (const group_by of ['daily', 'weekly', 'monthly', 'session', 'project']) {
       const a = JSON.stringify(await run(cc, { group_by, breakdown: true }));

@@ -3,21 +3,23 @@
 
 import { z } from 'zod';
 import { FORMATS } from '../../core/model.js';
-import { buildReport, GROUPINGS, resolveRange } from '../../usage/aggregate.js';
+import { buildReport, GROUPINGS, ORDERS, resolveRange } from '../../usage/aggregate.js';
 import { loadUsageCalls } from '../../usage/calls.js';
 import { COST_MODES } from '../../usage/cost.js';
 import { PRICE_SOURCES, PRICES_AS_OF } from '../../usage/pricing.js';
+import { checkTimeZone, DEFAULT_TIME_ZONE } from '../../usage/time-zone.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
 
-const day = (name: string) =>
-  z.string().optional().describe(`Inclusive UTC day, YYYY-MM-DD (YYYYMMDD accepted): only LLM calls ${name} it count.`);
+const day = (name: string) => z.string().optional().describe(`${name} day counted (in timezone), YYYY-MM-DD or YYYYMMDD.`);
 
 const input = z
   .object({
-    group_by: z.enum(GROUPINGS).default('daily').describe('Row per UTC day, week, month, top-level session (sub-agents folded in) or project.'),
-    since: day('on or after'),
-    until: day('on or before'),
+    group_by: z.enum(GROUPINGS).default('daily').describe('Row per day, week, month, top-level session (sub-agents folded in) or project.'),
+    timezone: z.string().default(DEFAULT_TIME_ZONE).describe('IANA zone days are cut in, e.g. Europe/Berlin.'),
+    order: z.enum(ORDERS).optional().describe('By period (sessions: last activity); default asc, sessions desc.'),
+    since: day('First'),
+    until: day('Last'),
     format: z.enum(FORMATS).optional().describe('Only sessions of this format.'),
     project: z.string().optional().describe("Only this project (the session's slug folder name, its path, or a Control Plane root)."),
     breakdown: z.boolean().default(false).describe('Add model_breakdowns: one entry per model in each row.'),
@@ -50,13 +52,14 @@ export const usageReport = defineTool({
   name: 'usage_report',
   title: 'Usage and cost report',
   description:
-    "Token usage and cost of LLM calls, grouped like ccusage: group_by daily | weekly | monthly (UTC day of each call), session (one row per top-level session; its sub-agents' calls are folded in and listed under subagents) or project. Each row: key, tokens {input, output, cache_write, cache_read, total}, cost_usd, calls, models; model_breakdowns with breakdown: true. Each LLM call is counted once (a Claude Code response split over several lines counts once, with its largest usage), so session rows equal the sessions' stored totals and ccusage's. Costs come from a price table shipped with Hindsight (prices_as_of, never fetched); a model without a price is listed in unpriced_models and left out of cost_usd with partial: true — never counted as $0. mode display uses only costs recorded in the logs; auto prefers them. since/until filter calls by UTC day, inclusive. totals covers every row, not just the page.",
+    "Token usage and cost of LLM calls, grouped like ccusage: group_by daily | weekly | monthly (day of each call in timezone), session (one row per top-level session, sub-agents folded in and listed under subagents) or project. Rows: key, tokens {input, output, cache_write, cache_read, total}, cost_usd, calls, models; model_breakdowns with breakdown: true. Each LLM call counts once (a response split over several lines: its largest usage), as ccusage does. Costs come from a shipped price table (prices_as_of, never fetched); a model without a price is listed in unpriced_models and left out of cost_usd with partial: true, never counted as $0. mode display uses only costs recorded in the logs; auto prefers them. totals covers every row, not just the page.",
   input,
   output: z.object({
     status: z.literal('ok'),
     ...pageShape,
     group_by: z.enum(GROUPINGS),
     mode: z.enum(COST_MODES),
+    timezone: z.string(),
     since: z.string().nullable(),
     until: z.string().nullable(),
     prices_as_of: z.string(),
@@ -65,8 +68,10 @@ export const usageReport = defineTool({
     rows: z.array(row),
   }),
   async handler(args, { store }) {
-    resolveRange(args.since, args.until); // a bad range fails before the store is read
-    const calls = await loadUsageCalls(store);
+    // Bad arguments fail before the store is read.
+    resolveRange(args.since, args.until);
+    checkTimeZone(args.timezone);
+    const calls = await loadUsageCalls(store, args.timezone);
     const report = buildReport(calls, {
       groupBy: args.group_by,
       since: args.since,
@@ -76,12 +81,15 @@ export const usageReport = defineTool({
       breakdown: args.breakdown,
       mode: args.mode,
       startOfWeek: args.start_of_week,
+      timeZone: args.timezone,
+      order: args.order,
     });
     const items = report.rows.slice(args.offset, args.offset + args.limit);
     const body = {
       ...page(report.rows.length, args.limit, args.offset, items.length),
       group_by: args.group_by,
       mode: args.mode,
+      timezone: args.timezone,
       since: report.since,
       until: report.until,
       prices_as_of: PRICES_AS_OF,
