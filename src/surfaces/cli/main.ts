@@ -18,6 +18,7 @@ import { painter } from './colour.js';
 import { checkFlags } from './command-flags.js';
 import { shellWord } from './command-line.js';
 import { UsageError } from './usage-error.js';
+import { plural } from './plural.js';
 
 const USAGE = `hindsight — forensics for AI-agent sessions
 
@@ -177,9 +178,9 @@ function formatSummary(s: IngestSummary, db: string | undefined): string {
     lines.push(r.error ? `  ✗ ${r.path}: ${r.error.message}` : `  ✓ ${r.path} (${r.format})`);
   }
   lines.push(
-    `${s.files} files (${s.filesRead} read, ${s.filesUnchanged} unchanged), ${s.sessions} sessions (${s.sessionsTouched} updated), ` +
-      `${s.events} new events, ${s.lines} new lines, ${s.badLines} bad lines, ${(s.bytes / 1e6).toFixed(1)} MB in ${s.seconds.toFixed(2)} s` +
-      (s.rewrites ? `, ${s.rewrites} rewritten sources` : ''),
+    `${plural(s.files, 'file')} (${s.filesRead} read, ${s.filesUnchanged} unchanged), ${plural(s.sessions, 'session')} (${s.sessionsTouched} updated), ` +
+      `${plural(s.events, 'new event')}, ${plural(s.lines, 'new line')}, ${plural(s.badLines, 'bad line')}, ${(s.bytes / 1e6).toFixed(1)} MB in ${s.seconds.toFixed(2)} s` +
+      (s.rewrites ? `, ${plural(s.rewrites, 'rewritten source')}` : ''),
   );
   if (s.badLines || s.defects) lines.push(`See findings with: hindsight tool sources '{"section":"defects"}'${db === undefined ? '' : ` --db ${shellWord(db)}`}`);
   return lines.join('\n');

@@ -4,6 +4,7 @@
 import { statusStyle, type Paint } from './colour.js';
 import { count, time, usd } from './render-tools.js';
 import { table } from './table.js';
+import { plural } from './plural.js';
 
 type Obj = Record<string, any>;
 
@@ -17,7 +18,6 @@ function seconds(ms: number | null | undefined): string {
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The session line: its figures include its sub-agents' (as tokens and cost do), so it says how

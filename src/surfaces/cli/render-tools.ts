@@ -4,6 +4,7 @@
 import { statusStyle, type Paint } from './colour.js';
 import { cut, table } from './table.js';
 import { costLabel, type SessionCost } from '../../analysis/session-cost.js';
+import { plural } from './plural.js';
 
 type Obj = Record<string, any>;
 
@@ -97,7 +98,7 @@ export function renderOverview(r: Obj, paint: Paint): string {
   if ((d.sub_agents ?? []).length) {
     lines.push('', `Sub-agents (${d.sub_agents.length}):`);
     for (const c of d.sub_agents as Obj[]) {
-      lines.push(`  ${c.session_id}  ${paint(statusStyle(c.status), c.status)}  ${c.agent_name ?? c.kind}  ${c.event_count} events`);
+      lines.push(`  ${c.session_id}  ${paint(statusStyle(c.status), c.status)}  ${c.agent_name ?? c.kind}  ${plural(c.event_count, 'event')}`);
     }
   }
   if ((s.top_user_messages ?? []).length) {
@@ -207,7 +208,7 @@ export function renderRewind(r: Obj, paint: Paint): string {
   const lines = [
     `${paint('bold', r.applied ? 'Rewound' : 'Dry run — nothing changed (add --apply)')}: session ${r.session_id} (${r.format})`,
     `Cut before ${t.file ?? '?'}:${t.line_number ?? '?'}${t.timestamp ? ` (${time(t.timestamp)})` : ''}${t.adjusted ? ', moved to a message boundary' : ''}${t.moved_before_tool_calls ? ', moved before an unanswered tool call' : ''}`,
-    `Turns ${r.turn_count_before} → ${r.turn_count_after}; removes ${removed.messages ?? 0} messages, ${removed.events ?? 0} events, ${removed.tool_calls ?? 0} tool calls`,
+    `Turns ${r.turn_count_before} → ${r.turn_count_after}; removes ${plural(removed.messages ?? 0, 'message')}, ${plural(removed.events ?? 0, 'event')}, ${plural(removed.tool_calls ?? 0, 'tool call')}`,
   ];
   for (const f of (r.files ?? []) as Obj[]) lines.push(`  ${f.path}: ${f.lines_before} → ${f.lines_after} lines, ${f.bytes_before} → ${f.bytes_after} bytes`);
   for (const w of (r.warnings ?? []) as string[]) lines.push(paint('yellow', `  warning: ${w}`));
