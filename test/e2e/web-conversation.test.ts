@@ -2,17 +2,12 @@
 // session timeline (hooks off by default, with a count of the hidden rows) and the cost column of
 // the session list.
 
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestPaths } from '../../src/ingest/ingest.js';
-import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
 import { sessionCosts } from '../../src/analysis/session-cost.js';
-import { startHttpServer, type RunningServer } from '../../src/surfaces/http/server.js';
-import { chromiumAvailable, launchBrowser, newPage } from '../../src/surfaces/web/test-browser.js';
-import { FIXTURES, tempDir } from '../helpers.js';
+import type { RunningServer } from '../../src/surfaces/http/server.js';
+import { openFixtureViewer, type FixtureViewer } from '../viewer-fixture.js';
+import { chromiumAvailable } from '../../src/surfaces/web/test-browser.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
@@ -21,25 +16,18 @@ const RUN = chromiumAvailable();
 const SPOTTER = '8463c716-a2ea-4c14-9efa-87158ebd9f20';
 
 describe.skipIf(!RUN)('viewer conversation controls in chromium', () => {
-  let store: Store;
+  let viewer: FixtureViewer;
   let server: RunningServer;
-  let browser: Browser;
   let page: Page;
   let problems: string[];
 
   beforeAll(async () => {
-    const dir = tempDir('hs-web-conv-');
-    cpSync(join(FIXTURES, 'claude-code'), join(dir, 'claude-code'), { recursive: true });
-    store = await openStore({ db: join(dir, 'h.db') });
-    await ingestPaths(store, [join(dir, 'claude-code')]);
-    [server, browser] = await Promise.all([startHttpServer({ store, port: 0 }), launchBrowser()]);
-    ({ page, problems } = await newPage(browser));
+    viewer = await openFixtureViewer('claude-code', 'hs-web-conv-');
+    ({ server, page, problems } = viewer);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await store?.close();
+    await viewer?.close();
   });
 
   const kindsShown = () => page.locator('.timeline tbody tr.ev td:nth-child(4)').allTextContents();
@@ -89,7 +77,7 @@ describe.skipIf(!RUN)('viewer conversation controls in chromium', () => {
   });
 
   it('lists each session with its cost, as usage_report prices it', async () => {
-    const costs = (await sessionCosts(store)).byId;
+    const costs = (await sessionCosts(viewer.store)).byId;
     const expected = costs.get(SPOTTER)!.cost_usd!;
     await page.goto(`${server.url}/#/sessions`);
     await page.waitForSelector('table.sessions tbody tr');

@@ -2,40 +2,28 @@
 // HTTP server: the Errors panel lists each failed tool call with its tool, its text and a link to
 // its raw line, where it used to say "Errors: 0 / None." beside 13 failed calls.
 
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestPaths } from '../../src/ingest/ingest.js';
-import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
-import { startHttpServer, type RunningServer } from '../../src/surfaces/http/server.js';
-import { chromiumAvailable, launchBrowser, newPage, screenshot } from '../../src/surfaces/web/test-browser.js';
-import { FIXTURES, tempDir } from '../helpers.js';
+import type { RunningServer } from '../../src/surfaces/http/server.js';
+import { openFixtureViewer, type FixtureViewer } from '../viewer-fixture.js';
+import { chromiumAvailable, screenshot } from '../../src/surfaces/web/test-browser.js';
 
 const RUN = chromiumAvailable();
 const SPOTTER = '8463c716-a2ea-4c14-9efa-87158ebd9f20';
 
 describe.skipIf(!RUN)('the session page lists failures', () => {
-  let store: Store;
+  let viewer: FixtureViewer;
   let server: RunningServer;
-  let browser: Browser;
   let page: Page;
   let problems: string[];
 
   beforeAll(async () => {
-    const dir = tempDir('hs-web-errors-');
-    cpSync(join(FIXTURES, 'claude-code'), join(dir, 'claude-code'), { recursive: true });
-    store = await openStore({ db: join(dir, 'h.db') });
-    await ingestPaths(store, [join(dir, 'claude-code')]);
-    [server, browser] = await Promise.all([startHttpServer({ store, port: 0 }), launchBrowser()]);
-    ({ page, problems } = await newPage(browser));
+    viewer = await openFixtureViewer('claude-code', 'hs-web-errors-');
+    ({ server, page, problems } = viewer);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await store?.close();
+    await viewer?.close();
   });
 
   it('shows the 13 failed calls beside the tool counts, each with its tool, text and evidence link', async () => {
