@@ -2,7 +2,7 @@
 // look and hash exactly like the real writer's. Floats are marked (PyFloat) because JS cannot
 // tell 950.0 from 950 and Python writes them differently.
 
-import { compareCodePoints, pyJsonString } from '../../src/importers/control-plane/python-json.js';
+import { compareCodePoints, pyJsonString } from '../../src/formats/control-plane/python-json.js';
 
 /** A number Python holds as a float (written `950.0`, not `950`). */
 export class PyFloat {

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { controlPlane } from '../../src/importers/control-plane/index.js';
-import { runImporter } from '../../src/importers/harness.js';
+import { controlPlane } from '../../src/formats/control-plane/index.js';
+import { runImporter } from '../../src/formats/harness.js';
 import { generateControlPlane } from './control-plane.js';
 
 const base = mkdtempSync(join(tmpdir(), 'hindsight-cp-gen-'));

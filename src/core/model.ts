@@ -1,7 +1,7 @@
 // The session model shared by importers, the store and the tools: one definition per concept.
 
-export const FORMATS = ['control-plane', 'claude-code', 'amplifier'] as const;
-export type Format = (typeof FORMATS)[number];
+/** A format id. The formats themselves are listed once, in src/formats/registry.ts. */
+export type Format = string;
 
 export const SESSION_KINDS = ['root', 'subagent', 'fork', 'sidechain', 'compaction'] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];

@@ -8,7 +8,7 @@ import { tempDir } from '../../test/helpers.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { findTool } from '../tools/registry.js';
 import { runTool } from '../tools/tool.js';
-import { claudeCode } from '../importers/claude-code/index.js';
+import { claudeCode } from '../formats/claude-code/index.js';
 import { ingestPaths } from './ingest.js';
 import { ingestFile } from './ingest-file.js';
 

@@ -3,8 +3,8 @@
 // state to resume from, for the parse queue (parse-queue.ts) to hand to the writer.
 
 import type { Defect, Format, SessionFacts } from '../core/model.js';
-import type { LineParser, SourceFile } from '../importers/importer.js';
-import { importerFor } from '../importers/registry.js';
+import type { LineParser, SourceFile } from '../formats/importer.js';
+import { importerFor } from '../formats/registry.js';
 import type { EvidenceBlock } from '../store/store.js';
 import { countsForDuplicates, DuplicateWindow } from './duplicate-lines.js';
 import { EvidenceBuilder } from './evidence.js';

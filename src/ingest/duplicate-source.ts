@@ -7,7 +7,7 @@
 
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Defect, Format } from '../core/model.js';
-import type { SourceFile } from '../importers/importer.js';
+import type { SourceFile } from '../formats/importer.js';
 import type { FileRecord, IngestWriter } from '../store/store.js';
 import { lineHash } from './evidence.js';
 import { readLines } from './line-reader.js';

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Format } from '../core/model.js';
-import { detectFormat } from '../importers/registry.js';
+import { detectFormat } from '../formats/registry.js';
 
 /** Levels below the folder searched (backup/machine/.claude is two). */
 const MAX_DEPTH = 3;

@@ -6,8 +6,8 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { FormatNotDetected, NotASessionFile, PathNotFound, toErrorShape } from '../core/errors.js';
 import type { Defect, Format } from '../core/model.js';
-import type { Importer, SourceFile } from '../importers/importer.js';
-import { IMPORTERS, detectFormat, importerFor } from '../importers/registry.js';
+import type { Importer, SourceFile } from '../formats/importer.js';
+import { detectFormat, importerFor, loadImporter, loadImporters } from '../formats/registry.js';
 import type { FileRecord, Store } from '../store/store.js';
 import { planFile, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
 import { findRootsBelow } from './find-roots.js';
@@ -77,7 +77,7 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
     const env = options.env ?? process.env;
     const home = options.home ?? homedir();
     targets = [];
-    for (const importer of IMPORTERS) {
+    for (const importer of await loadImporters()) {
       if (options.format && importer.format !== options.format) continue;
       for (const root of await importer.defaultRoots(env, home)) targets.push({ path: root, format: importer.format });
     }
@@ -104,7 +104,7 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
         targets.push(...below);
         continue;
       }
-      const importer = importerFor(format);
+      const importer = await loadImporter(format);
       const rootNotes: Defect[] = [];
       const files = await importer.discover(real, rootNotes);
       if (options.projectRoot !== undefined) for (const f of files) f.projectRoot = options.projectRoot;
@@ -126,7 +126,7 @@ async function resolveSessionFile(file: string, format: Format | undefined): Pro
   // The file's own content first (a transcript outside projects/), then its folder's layout.
   const found = format ?? (await detectFormat(file)) ?? (await detectFormat(dir));
   if (!found) throw FormatNotDetected(file);
-  const importer = importerFor(found);
+  const importer = await loadImporter(found);
   const all = await importer.discover(dir);
   const target = all.find((f) => f.path === file);
   if (!target) throw NotASessionFile(file, found);
@@ -146,6 +146,8 @@ async function resolveSessionFile(file: string, format: Format | undefined): Pro
  */
 export async function ingestPaths(store: Store, paths: string[], options: IngestOptions = {}): Promise<IngestSummary> {
   const started = process.hrtime.bigint();
+  // Parsing and summarising are synchronous loops: every importer is loaded before them.
+  await loadImporters();
   const { planned, results, defaults } = await resolveRoots(paths, options);
   const writer = await store.beginIngest({ wait: options.wait });
   const summary: IngestSummary = {

@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { HUGE_LINE_BYTES, type Defect, type SessionFacts } from '../core/model.js';
 import { isPlausibleKey, PLAUSIBLE_BEFORE_KEY, PLAUSIBLE_FROM_KEY, toTimeKey } from '../core/time.js';
-import type { EventInput, LineContext, LineParser, SourceFile, StoredEvent } from '../importers/importer.js';
+import type { EventInput, LineContext, LineParser, SourceFile, StoredEvent } from '../formats/importer.js';
 import { readLines } from './line-reader.js';
 
 /** Lines above HUGE_LINE_BYTES (core/model.ts: the one rule) are not parsed whole: the parser gets a bounded head. */

@@ -3,7 +3,7 @@
 // per few megabytes of input) so that the async boundary costs nothing on the hot path.
 
 import type { Defect, Format, SessionFacts, SessionKind, SessionStatus, TokenCounts } from '../core/model.js';
-import type { StoredEvent, SummaryInput, SummaryOutput } from '../importers/importer.js';
+import type { StoredEvent, SummaryInput, SummaryOutput } from '../formats/importer.js';
 import type { ParsedEvent } from '../ingest/parse-file.js';
 
 /** A source file as the store tracks it: one row per generation (a rewrite starts a new one). */

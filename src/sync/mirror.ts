@@ -5,7 +5,7 @@
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Format } from '../core/model.js';
-import { importerFor } from '../importers/registry.js';
+import { importerFor, loadImporters } from '../formats/registry.js';
 import { ingestPaths, type IngestProgress } from '../ingest/ingest.js';
 import type { Store } from '../store/store.js';
 import { byPath, type InvFile } from './inventory.js';
@@ -127,6 +127,7 @@ async function writeGeneration(source: Store, f: InvFile, path: string, from: nu
 export async function completeSummaries(target: Store): Promise<number> {
   const writer = await target.beginIngest({ wait: true });
   try {
+    await loadImporters();
     return await writer.summarizeDirty((format, input) => importerFor(format).summarize(input));
   } finally {
     await writer.release();

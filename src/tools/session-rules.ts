@@ -1,7 +1,7 @@
 // Per-format rules that several tools apply to a session's events the same way (overview,
 // analyze_events): one definition each, so their counts never disagree.
 
-import type { StoredEvent } from '../importers/importer.js';
+import type { StoredEvent } from '../formats/importer.js';
 import type { SessionRow } from '../store/store.js';
 
 /**

@@ -1,6 +1,6 @@
 // Every LLM call in the store, counted once, with its session, top-level session, time and tokens.
 //
-// Counting is the sessions' own rule (src/importers/claude-code/summarize.ts): events carry usage
+// Counting is the sessions' own rule (src/formats/claude-code/summarize.ts): events carry usage
 // under a key; the events of one session sharing a key are one call, and the one with the largest
 // total stands for it (the first in time wins a tie). So per-session sums here equal the stored
 // session totals, which equal ccusage's.

@@ -1,7 +1,7 @@
 // The cost of stored events that carry usage (the records chosen as LLM calls), for tools that
 // work on one session's events rather than the store-wide call list (analyze_events, inspect).
 
-import type { StoredEvent } from '../importers/importer.js';
+import type { StoredEvent } from '../formats/importer.js';
 import { callCost, roundUsd, type CallTokens, type CostMode } from './cost.js';
 
 export interface EventsCost {

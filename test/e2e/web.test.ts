@@ -73,7 +73,10 @@ describe.skipIf(!RUN)('web viewer in chromium', () => {
   it('filters by format and sorts by a column', async () => {
     await page.selectOption('select[name=format]', 'amplifier');
     await page.waitForFunction(() => window.location.hash.includes('format=amplifier'));
-    await page.waitForSelector('table.sessions tbody tr');
+    await page.waitForFunction(() => {
+      const cells = [...document.querySelectorAll('table.sessions tbody tr td:nth-child(2)')];
+      return cells.length > 0 && cells.every((td) => td.textContent === 'amplifier');
+    });
     const formats = await page.locator('table.sessions tbody tr td:nth-child(2)').allTextContents();
     expect(formats.length).toBeGreaterThan(0);
     expect(new Set(formats)).toEqual(new Set(['amplifier']));
@@ -91,7 +94,12 @@ describe.skipIf(!RUN)('web viewer in chromium', () => {
     await page.fill('input[name=date]', '2026-02-10');
     await page.press('input[name=date]', 'Enter');
     await page.waitForFunction(() => window.location.hash.includes('date=2026-02-10'));
-    await page.waitForSelector('table.sessions tbody tr');
+    // The list re-renders after the hash changes: wait for the filtered rows, not
+    // for whatever rows the previous render left (reading between the two saw none).
+    await page.waitForFunction(() => {
+      const cells = [...document.querySelectorAll('table.sessions tbody tr td:nth-child(5)')];
+      return cells.length > 0 && cells.every((td) => (td.textContent ?? '').startsWith('2026-02-10'));
+    });
     const started = await page.locator('table.sessions tbody tr td:nth-child(5)').allTextContents();
     expect(started.length).toBe(3);
     for (const s of started) expect(s.startsWith('2026-02-10')).toBe(true);

@@ -4,7 +4,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import type pg from 'pg';
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import { sessionFromRow, type SessionRowDb } from '../sqlite/rows.js';
 import type {

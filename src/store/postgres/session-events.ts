@@ -3,7 +3,7 @@
 
 import { partsToKey } from '../../core/time.js';
 import { compareTimeline } from '../../core/timeline-order.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { EVENT_COLUMNS, EVENT_FIELDS, eventFromRaw, type FileName } from '../shared/event-row.js';
 import type { Queryable } from './query.js';
 

@@ -3,7 +3,7 @@
 // shared/token-totals.ts, as on SQLite.
 
 import { toTimeKey } from '../../core/time.js';
-import type { SummaryOutput } from '../../importers/importer.js';
+import type { SummaryOutput } from '../../formats/importer.js';
 import { rollUpTotals } from '../shared/token-totals.js';
 import type { Queryable } from './query.js';
 

@@ -3,7 +3,7 @@
 
 import type { EventKind } from '../../core/model.js';
 import { partsToKey } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { ParsedEvent } from '../../ingest/parse-file.js';
 
 /**

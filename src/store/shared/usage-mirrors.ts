@@ -1,6 +1,6 @@
 // Mirrored LLM calls: Claude Code writes a sub-agent's messages, usage included, both into the
 // sub-agent's own file (a child session) and into the parent's `progress` lines. The importer keeps
-// a mirror's usage (src/importers/claude-code/usage.ts), because when the sub-agent's file is
+// a mirror's usage (src/formats/claude-code/usage.ts), because when the sub-agent's file is
 // absent the mirror is the only record of the call; before summarising, the writer drops the usage
 // of every mirror whose call (message.id:requestId) a child session records itself. Each API
 // response then counts once in the session tree wherever it was written — the rule ccusage's daily

@@ -4,7 +4,7 @@
 
 import type Database from 'better-sqlite3';
 import { compareTimeline } from '../../core/timeline-order.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { EVENT_COLUMNS, eventFromRaw, type FileName } from '../shared/event-row.js';
 
 // The file's ledger and path are looked up once per file, not joined per row: materialising a

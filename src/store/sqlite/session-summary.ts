@@ -2,7 +2,7 @@
 // their parent's totals, as ccusage does; `own` stays beside them).
 
 import type Database from 'better-sqlite3';
-import type { SummaryOutput } from '../../importers/importer.js';
+import type { SummaryOutput } from '../../formats/importer.js';
 import { toTimeKey } from '../../core/time.js';
 import { rollUpTotals } from '../shared/token-totals.js';
 

@@ -6,7 +6,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { StoreOpenFailed } from '../../core/errors.js';
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type {
   DefectQuery,
   DefectRow,

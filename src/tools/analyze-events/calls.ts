@@ -9,7 +9,7 @@
 
 import type { Format } from '../../core/model.js';
 import { keyToIso, keyToMillis } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { callCost, type CostMode } from '../../usage/cost.js';
 import { eventCallTokens, finiteNumber, recordedUsd } from '../../usage/event-cost.js';
 import { chosenUsage } from './events.js';

@@ -3,7 +3,7 @@
 
 import { redactText } from '../../core/redact.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { capText } from '../get-events/cap.js';
 import { isErrorEvent } from './events.js';
 

@@ -3,7 +3,7 @@
 // from, and where each user turn starts.
 
 import type { Format, TokenCounts } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { userTurnEvents } from '../session-overview/stats.js';
 

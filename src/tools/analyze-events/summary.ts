@@ -2,7 +2,7 @@
 // events_summary of get_session.
 
 import { keyToIso, keyToMillis } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { isErrorEvent } from './events.js';
 
 /** Counts, most frequent first, then by name: stable and easy to scan. */

@@ -4,7 +4,7 @@
 
 import type { TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow } from '../../store/store.js';
 import type { CostMode } from '../../usage/cost.js';
 import { costOfEvents } from '../../usage/event-cost.js';

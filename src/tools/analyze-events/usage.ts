@@ -1,8 +1,8 @@
 // analysis 'usage': LLM requests (distinct usage keys), tokens by kind, tool calls by name and
 // models and cost — the session's own, counted as its summary counts them, priced like usage_report.
 
-import { SYNTHETIC_MODEL } from '../../importers/claude-code/usage.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import { SYNTHETIC_MODEL } from '../../formats/claude-code/usage.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow } from '../../store/store.js';
 import type { CostMode } from '../../usage/cost.js';
 import { costOfEvents } from '../../usage/event-cost.js';

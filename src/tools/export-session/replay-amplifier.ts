@@ -2,7 +2,7 @@
 // the conversation; the hook events ledger repeats it in another shape, so from it only errors,
 // warnings and compactions are kept (and models, which the driver reads from usage).
 
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { amplifierBlockOf } from '../reconstruct-session/payload.js';
 import { contentText, cutText, note, type FormatMapper, type MapContext } from './replay-shared.js';
 import { asObj, clip, summariseArgs, summariseResult, toolFamily, type Obj } from './summarise-tool.js';

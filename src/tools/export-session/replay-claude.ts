@@ -3,8 +3,8 @@
 // Task / Agent calls as sub-agent launches and results. Progress mirrors, snapshots, queue
 // operations, hook and timing notes are left out: they repeat what the entries already say.
 
-import type { StoredEvent } from '../../importers/importer.js';
-import { classifyUserText } from '../../importers/claude-code/user-text.js';
+import type { StoredEvent } from '../../formats/importer.js';
+import { classifyUserText } from '../../formats/claude-code/user-text.js';
 import { claudeBlockOf } from '../reconstruct-session/payload.js';
 import { contentText, cutText, note, type FormatMapper, type MapContext } from './replay-shared.js';
 import { asObj, clip, summariseArgs, summariseResult, toolFamily, type Obj } from './summarise-tool.js';

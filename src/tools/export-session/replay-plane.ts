@@ -2,7 +2,7 @@
 // after the fact (TURN_RECORDED holds the user's message and the response), so the user and
 // assistant lines of a turn share the TURN_RECORDED time and follow the work that produced them.
 
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { cutText, note, type FormatMapper } from './replay-shared.js';
 import { asObj, byteLen, clip, summariseArgs, type Obj } from './summarise-tool.js';
 

@@ -1,7 +1,7 @@
 // What the per-format replay mappers share: the context they read and update while the timeline
 // streams past, and the text helpers (byte-bounded cuts, tool result text).
 
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { asObj, type Obj } from './summarise-tool.js';
 
 export interface MapContext {

@@ -37,7 +37,7 @@
 //   llm:response (ctx model); metadata.json gives the header's cwd only.
 
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { lineKey, loadLines } from '../reconstruct-session/evidence.js';
 import { amplifierMapper } from './replay-amplifier.js';
@@ -66,7 +66,7 @@ const SYNTHETIC = '<synthetic>';
 const isCallEntry = (entry: Obj): boolean =>
   entry.tool !== undefined || entry.tool_result !== undefined || entry.r === 'agent' || entry.r === 'agent_result';
 
-const MAPPERS: Record<SessionRow['format'], FormatMapper> = {
+const MAPPERS: Record<string, FormatMapper> = {
   'claude-code': claudeMapper,
   'control-plane': planeMapper,
   amplifier: amplifierMapper,
@@ -131,6 +131,7 @@ function agentLabel(rootId: string, sessionId: string): string {
 export async function* replayEntries(store: Store, session: SessionRow, opts: ReplayOptions): AsyncGenerator<Obj> {
   yield replayHeader(session);
   const mapper = MAPPERS[session.format];
+  if (!mapper) throw new Error(`no replay mapping for the ${session.format} format`);
   const cx: MapContext = {
     userTextLimit: opts.userTextLimit,
     agentOfCall: await agentsOfCalls(store, session),

@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { isErrorEvent, ownEvents } from '../analyze-events/events.js';
 import { lineKey, loadLines } from '../reconstruct-session/evidence.js';

@@ -5,7 +5,7 @@
 import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Store } from '../../store/store.js';
 import { capText } from '../get-events/cap.js';
 import { lineKey, loadLines, type LineValue, type Obj } from '../reconstruct-session/evidence.js';

@@ -11,7 +11,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
-import { FORMATS } from '../../core/model.js';
+import { FORMATS } from '../../formats/registry.js';
 import { MAX_PATTERN_LENGTH, planUserSearch, type SearchPlan } from '../../core/safe-regex.js';
 import type { EvidenceBlockView, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';

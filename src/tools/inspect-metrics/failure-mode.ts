@@ -3,7 +3,7 @@
 // session's last error, or from how it stopped when it was interrupted.
 
 import type { SessionRow } from '../../store/store.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { isErrorEvent } from '../analyze-events/events.js';
 import { answeredToolCalls } from '../session-overview/stats.js';
 

@@ -1,8 +1,8 @@
 // A session with its sub-agents, forks and sidechains, digested for the metrics views: a piece of
 // work's steps, tool calls, main model and files include what its sub-agents did.
 
-import { SYNTHETIC_MODEL } from '../../importers/claude-code/usage.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import { SYNTHETIC_MODEL } from '../../formats/claude-code/usage.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { chosenUsage } from '../analyze-events/events.js';
 import { loadDescendants } from '../session-overview/children.js';

@@ -2,7 +2,7 @@
 // included by the caller), read from the calls' evidence lines because event summaries are cut.
 
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Store } from '../../store/store.js';
 import { toolFamily } from '../export-session/summarise-tool.js';
 import { loadLines, lineKey, type Obj } from '../reconstruct-session/evidence.js';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { parseDateRange } from '../../core/date-range.js';
 import { InvalidArguments } from '../../core/errors.js';
-import { FORMATS } from '../../core/model.js';
+import { FORMATS } from '../../formats/registry.js';
 import { COST_MODES } from '../../usage/cost.js';
 import { PRICES_AS_OF } from '../../usage/pricing.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, redactArg } from '../envelope.js';

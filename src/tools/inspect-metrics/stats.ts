@@ -3,7 +3,7 @@
 // and the top failure modes. Sub-agents count in their top-level session.
 
 import type { Format } from '../../core/model.js';
-import { SYNTHETIC_MODEL } from '../../importers/claude-code/usage.js';
+import { SYNTHETIC_MODEL } from '../../formats/claude-code/usage.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { loadUsageCalls, topLevelOf } from '../../usage/calls.js';
 import { callCost, roundUsd, type CostMode } from '../../usage/cost.js';

@@ -4,7 +4,8 @@
 
 import { z } from 'zod';
 import { parseDateRange } from '../../core/date-range.js';
-import { FORMATS, SESSION_STATUSES } from '../../core/model.js';
+import { SESSION_STATUSES } from '../../core/model.js';
+import { FORMATS } from '../../formats/registry.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { sessionListItem, sessionListItemShape } from '../session-view.js';
 import { defineTool } from '../tool.js';

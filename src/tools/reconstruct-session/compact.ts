@@ -3,7 +3,7 @@
 // full mode its words).
 
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Obj } from './evidence.js';
 import { amplifierBlockOf, asObj, claudeBlockOf } from './payload.js';
 
@@ -154,6 +154,8 @@ export function isTextEvent(format: Format, e: StoredEvent): boolean {
       return claudeText(e);
     case 'amplifier':
       return amplifierText(e);
+    default:
+      return false;
   }
 }
 
@@ -166,5 +168,7 @@ export function textFreeSummary(format: Format, e: StoredEvent, line: Obj | null
       return claudeSummary(e, line);
     case 'amplifier':
       return amplifierSummary(e, line);
+    default:
+      return e.summary;
   }
 }

@@ -1,7 +1,7 @@
 // The raw lines behind a timeline page, fetched in one store call and parsed once per line (a
 // Claude Code line split into content blocks is several events of one line).
 
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { boundDepth } from '../../core/json-depth.js';
 import { HUGE_LINE_BYTES, recoverTail } from '../../ingest/parse-file.js';
 import type { Store } from '../../store/store.js';

@@ -9,7 +9,7 @@ import { lineKey, loadLines } from './evidence.js';
 import { needsLine, rowShape, timelineRow, type RowOptions } from './row.js';
 import { VIEW_KINDS, viewKindOf, type ViewKind } from './view-kind.js';
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Store } from '../../store/store.js';
 
 /**

@@ -4,7 +4,7 @@
 // knows it exists and how big it is.
 
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Obj } from './evidence.js';
 
 export interface ContentOptions {
@@ -208,5 +208,7 @@ export function eventContent(format: Format, e: StoredEvent, line: Obj, opts: Co
       return claudeContent(e, line, opts);
     case 'amplifier':
       return amplifierContent(e, line, opts);
+    default:
+      return { ...line };
   }
 }

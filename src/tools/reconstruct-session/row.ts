@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Format } from '../../core/model.js';
 import { redactText, redactValue } from '../../core/redact.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import { eventFacts, isTextEvent, textFreeSummary, toolSummary } from './compact.js';
 import type { LineValue, Obj } from './evidence.js';
 import { eventContent } from './payload.js';

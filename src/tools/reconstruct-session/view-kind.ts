@@ -4,7 +4,7 @@
 // transcript is mostly hook progress lines (110 of the first 200 rows of one real session).
 
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 
 export const VIEW_KINDS = ['user', 'assistant', 'thinking', 'tool', 'hook', 'agent', 'error', 'llm', 'system'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { toTimeKey } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { resolveCut, turnStarts, type LineInfo, type Target } from './cut.js';
 import { RewindRefused, type FormatPlan } from './plan-types.js';

@@ -1,14 +1,14 @@
 // Carry out a rewind plan: check that every file is still what the store ingested and not being
 // written, copy each to `<file>.bak-pre-rewind-<YYYYMMDDTHHMMSSZ>` (exact bytes), truncate it at
 // the cut line's byte offset, and append a REWIND entry to the session's rewind ledger
-// (src/importers/rewind-ledger.ts). The store learns of the cut from the files alone at the next
+// (src/formats/rewind-ledger.ts). The store learns of the cut from the files alone at the next
 // ingest — the truncation as a new generation, the entry as an info `rewind` finding — and so does
 // the sync remote after a push, by the same path. The ingest lock is held throughout, so no ingest
 // reads a half-rewound session.
 
 import { appendFileSync, constants, copyFileSync, closeSync, mkdirSync, openSync, readSync, statSync, truncateSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { REWIND_TYPE, rewindLedgerPath, type RewindEntry } from '../../importers/rewind-ledger.js';
+import { REWIND_TYPE, rewindLedgerPath, type RewindEntry } from '../../formats/rewind-ledger.js';
 import type { SessionRow } from '../../store/store.js';
 import type { Store } from '../../store/store.js';
 import { SessionLive, SourceChanged } from './plan-types.js';

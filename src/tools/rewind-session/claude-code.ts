@@ -3,7 +3,7 @@
 // response (consecutive assistant lines sharing message.id); tool results belong to their call.
 // Sub-agent files are never touched: those whose Task call is cut away are reported.
 
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Store, SessionRow } from '../../store/store.js';
 import { resolveCut, type LineInfo, type Target } from './cut.js';
 import { RewindRefused, type FormatPlan } from './plan-types.js';

@@ -1,7 +1,7 @@
 // What a rewind reads from the store: a session's events grouped by the file they came from (in
 // line order, which is what truncation follows), and the live files as last ingested.
 
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { LedgerInfo, Store } from '../../store/store.js';
 
 const PAGE = 5000;

@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { parseDateRange } from '../../core/date-range.js';
-import { FORMATS } from '../../core/model.js';
+import { FORMATS } from '../../formats/registry.js';
 import { redactText } from '../../core/redact.js';
 import type { MessageHit, MetadataHit, SearchFilters, SearchTerm, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';

@@ -5,7 +5,7 @@
 
 import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { Store } from '../../store/store.js';
 import { contentText } from '../export-session/replay-shared.js';
 

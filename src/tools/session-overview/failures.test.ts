@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, FIXTURES, tempDir } from '../../../test/helpers.js';
-import { assistantLine, makeConfigDir, SID, SLUG, text, toolResult, toolUse, userLine } from '../../importers/claude-code/test-lines.js';
+import { assistantLine, makeConfigDir, SID, SLUG, text, toolResult, toolUse, userLine } from '../../formats/claude-code/test-lines.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { runTool } from '../tool.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, FIXTURES, tempDir } from '../../../test/helpers.js';
 import { toIso } from '../../core/time.js';
-import { assistantLine, makeConfigDir, SID, SLUG, text, userLine } from '../../importers/claude-code/test-lines.js';
+import { assistantLine, makeConfigDir, SID, SLUG, text, userLine } from '../../formats/claude-code/test-lines.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { runTool } from '../tool.js';

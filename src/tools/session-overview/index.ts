@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
 import { keyToMillis, toTimeKey } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { maxBytesArg, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';

@@ -5,7 +5,7 @@
 
 import type { Defect, Format } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { FailedCall } from './stats.js';
 import { snakeCase } from './words.js';
 

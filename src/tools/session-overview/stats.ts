@@ -4,7 +4,7 @@
 
 import type { Format } from '../../core/model.js';
 import { toolLedger } from '../session-rules.js';
-import type { StoredEvent } from '../../importers/importer.js';
+import type { StoredEvent } from '../../formats/importer.js';
 import type { SessionRow } from '../../store/store.js';
 import { cleanUserText } from './user-text.js';
 

@@ -2,7 +2,7 @@
 // over every format in the store, priced from the table shipped in src/usage/pricing.ts.
 
 import { z } from 'zod';
-import { FORMATS } from '../../core/model.js';
+import { FORMATS } from '../../formats/registry.js';
 import { buildReport, GROUPINGS, ORDERS, resolveRange } from '../../usage/aggregate.js';
 import { loadUsageCalls } from '../../usage/calls.js';
 import { COST_MODES } from '../../usage/cost.js';

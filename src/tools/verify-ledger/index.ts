@@ -2,7 +2,7 @@
 // works after the plane root is gone), across rotated segments, and report every break.
 
 import { z } from 'zod';
-import { computeEntryHash, initialChainState, verifyLink } from '../../importers/control-plane/chain.js';
+import { computeEntryHash, initialChainState, verifyLink } from '../../formats/control-plane/chain.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { CP_LEDGERS, resolvePlaneRoot } from '../ledger-address.js';
 import { defineTool } from '../tool.js';

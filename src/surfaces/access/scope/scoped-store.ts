@@ -21,7 +21,7 @@ import type {
   Store,
   StoreTotals,
 } from '../../../store/store.js';
-import type { StoredEvent } from '../../../importers/importer.js';
+import type { StoredEvent } from '../../../formats/importer.js';
 import { ScopedWriteRefused } from '../access-errors.js';
 import { collectAll, pageOf } from './collect.js';
 import { scopedTotals } from './scoped-totals.js';

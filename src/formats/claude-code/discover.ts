@@ -115,7 +115,7 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
     if (transcript) out.push(transcript);
     if (sessionDirs.has(id) && (await firstVisit(walk, join(slug.dir, id)))) {
       out.push(...(await subagentFiles(walk, root, slug, id)));
-      // Hindsight's own record of applied rewinds (src/importers/rewind-ledger.ts), a ledger of the session.
+      // Hindsight's own record of applied rewinds (src/formats/rewind-ledger.ts), a ledger of the session.
       const rewinds = join(slug.dir, id, REWIND_FILE);
       if (transcript && (await isFile(rewinds))) out.push(rewindSourceFile({ root, sessionId: id }, rewinds, relPath(slug, id, REWIND_FILE)));
     }

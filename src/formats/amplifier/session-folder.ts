@@ -95,7 +95,7 @@ export async function readSessionFolder(folder: SessionFolder): Promise<{ files:
     // A 0-byte events.jsonl (a never-resumed fork) is reported by the pipeline as `empty_file`.
   }
   const hasAny = files.length > 0;
-  // Hindsight's own record of applied rewinds (src/importers/rewind-ledger.ts): a ledger of this session.
+  // Hindsight's own record of applied rewinds (src/formats/rewind-ledger.ts): a ledger of this session.
   const rewinds = listing.entries.find((e) => e.name === REWIND_FILE && e.type === 'file');
   if (rewinds) files.push(rewindSourceFile(base, rewinds.path, rel(folder.relDir, REWIND_FILE)));
   if (hasAny && !present.has('metadata.json')) {

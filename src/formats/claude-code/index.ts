@@ -18,7 +18,7 @@ export const claudeCode = defineImporter({
   detect: detectClaudeCode,
   defaultRoots: defaultClaudeRoots,
   discover: discoverClaudeCode,
-  // Hindsight's own rewind ledger (src/importers/rewind-ledger.ts) is not a Claude Code transcript.
+  // Hindsight's own rewind ledger (src/formats/rewind-ledger.ts) is not a Claude Code transcript.
   createParser: (file, options) => (file.ledger === REWIND_LEDGER ? createRewindParser(file) : createClaudeCodeParser(file, options)),
   summarize: summarizeClaudeCode,
 });

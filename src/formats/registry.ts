@@ -1,0 +1,59 @@
+// Every format, defined once: one line per format below. Ingest, detection, the tools' format
+// filters and the docs loop over this table. Loading is lazy so that naming the formats (a
+// tool's schema, `--help`) costs nothing; ingest loads them all before it reads a file.
+
+import { UnknownFormat } from '../core/errors.js';
+import type { Importer } from './importer.js';
+
+/** Detection order: the most specific layouts first. */
+const LOADERS = {
+  'control-plane': async () => (await import('./control-plane/index.js')).controlPlane,
+  amplifier: async () => (await import('./amplifier/index.js')).amplifier,
+  'claude-code': async () => (await import('./claude-code/index.js')).claudeCode,
+} satisfies Record<string, () => Promise<Importer>>;
+
+export type KnownFormat = keyof typeof LOADERS;
+
+/** Every format id, in detection order. */
+export const FORMATS = Object.keys(LOADERS) as [KnownFormat, ...KnownFormat[]];
+
+const loaded = new Map<string, Importer>();
+
+function isKnown(format: string): format is KnownFormat {
+  return Object.hasOwn(LOADERS, format);
+}
+
+/** The importer of `format`, loading its folder on first use. */
+export async function loadImporter(format: string): Promise<Importer> {
+  if (!isKnown(format)) throw UnknownFormat(format, [...FORMATS]);
+  let importer = loaded.get(format);
+  if (!importer) {
+    importer = await LOADERS[format]();
+    loaded.set(format, importer);
+  }
+  return importer;
+}
+
+/** Every importer, in detection order. */
+export async function loadImporters(): Promise<readonly Importer[]> {
+  return Promise.all(FORMATS.map((f) => loadImporter(f)));
+}
+
+/**
+ * The importer of `format` when it is already loaded (ingest loads them all first, and the
+ * parsing loop is synchronous).
+ */
+export function importerFor(format: string): Importer {
+  const found = loaded.get(format);
+  if (found) return found;
+  if (!isKnown(format)) throw UnknownFormat(format, [...FORMATS]);
+  throw new Error(`the ${format} importer is not loaded yet: await loadImporters() before parsing`);
+}
+
+/** The format whose layout `path` has, or null. */
+export async function detectFormat(path: string): Promise<KnownFormat | null> {
+  for (const importer of await loadImporters()) {
+    if (await importer.detect(path)) return importer.format as KnownFormat;
+  }
+  return null;
+}
