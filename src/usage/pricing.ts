@@ -4,30 +4,9 @@
 // must not change because a web page did. Update the table (and PRICES_AS_OF) by hand, from the
 // sources below; a model missing here is reported as unpriced, never costed at $0.
 
-/** USD per million tokens (the unit the providers publish, so each row can be checked by eye). */
-export interface Rates {
-  input: number;
-  output: number;
-  /** Cache write with the 5-minute lifetime (the default). Missing → 1.25 × input (ccusage's rule). */
-  cacheWrite5m?: number;
-  /** Cache write with the 1-hour lifetime. Missing → 2 × input (Anthropic's documented multiplier). */
-  cacheWrite1h?: number;
-  /** Cache hit. Missing → 0.1 × input (ccusage's rule). */
-  cacheRead?: number;
-}
-
-export interface ModelPrice extends Rates {
-  /** Canonical id (provider prefix and date suffix removed). */
-  model: string;
-  provider: 'anthropic' | 'openai' | 'google';
-  /** Other spellings of the same model, already normalised. */
-  aliases?: string[];
-  /**
-   * Rates for a request whose prompt (input + cache writes + cache reads) exceeds
-   * `threshold` tokens: every token of that request, output included, is billed at these rates.
-   */
-  longContext?: Rates & { threshold: number };
-}
+import { LONG_CONTEXT_THRESHOLD, type ModelPrice } from './price-types.js';
+import { GOOGLE_PRICES } from './prices-google.js';
+import { OPENAI_PRICES } from './prices-openai.js';
 
 export const PRICES_AS_OF = '2026-11-22';
 export const PRICE_SOURCES = [
@@ -36,11 +15,7 @@ export const PRICE_SOURCES = [
   'https://openai.com/api/pricing (GPT-5 family)',
 ];
 
-/**
- * The prompt size above which every long-context price starts. One value: the SQLite usage read
- * groups calls by it (src/usage/calls.ts), and a test holds every table entry to it.
- */
-export const LONG_CONTEXT_THRESHOLD = 200_000;
+export { LONG_CONTEXT_THRESHOLD, type ModelPrice, type Rates } from './price-types.js';
 
 const SONNET_LONG = { threshold: LONG_CONTEXT_THRESHOLD, input: 6, output: 22.5, cacheWrite5m: 7.5, cacheWrite1h: 12, cacheRead: 0.6 };
 const OPUS_46_LONG = { threshold: LONG_CONTEXT_THRESHOLD, input: 10, output: 37.5, cacheWrite5m: 12.5, cacheWrite1h: 20, cacheRead: 1 };
@@ -67,23 +42,8 @@ export const PRICE_TABLE: readonly ModelPrice[] = [
   { model: 'claude-haiku-4-5', provider: 'anthropic', input: 1, output: 5, cacheWrite5m: 1.25, cacheWrite1h: 2, cacheRead: 0.1 },
   { model: 'claude-3-5-haiku', provider: 'anthropic', input: 0.8, output: 4, cacheWrite5m: 1, cacheWrite1h: 1.6, cacheRead: 0.08, aliases: ['claude-haiku-3-5'] },
   { model: 'claude-3-haiku', provider: 'anthropic', input: 0.25, output: 1.25, cacheWrite5m: 0.3, cacheWrite1h: 0.5, cacheRead: 0.03, aliases: ['claude-haiku-3'] },
-  // Google: implicit caching has no write premium (storage is billed per hour, outside a call).
-  { model: 'gemini-3-flash-preview', provider: 'google', input: 0.5, output: 3, cacheWrite5m: 0.5, cacheWrite1h: 0.5, cacheRead: 0.05, aliases: ['gemini-3-flash'] },
-  {
-    model: 'gemini-3.1-pro-preview',
-    provider: 'google',
-    input: 2,
-    output: 12,
-    cacheWrite5m: 2,
-    cacheWrite1h: 2,
-    cacheRead: 0.2,
-    aliases: ['gemini-3-pro-preview', 'gemini-3-pro', 'gemini-3.1-pro'],
-    longContext: { threshold: LONG_CONTEXT_THRESHOLD, input: 4, output: 18, cacheWrite5m: 4, cacheWrite1h: 4, cacheRead: 0.4 },
-  },
-  // OpenAI: prompt caching is automatic and writes cost the normal input price.
-  { model: 'gpt-5', provider: 'openai', input: 1.25, output: 10, cacheWrite5m: 1.25, cacheWrite1h: 1.25, cacheRead: 0.125 },
-  { model: 'gpt-5-mini', provider: 'openai', input: 0.25, output: 2, cacheWrite5m: 0.25, cacheWrite1h: 0.25, cacheRead: 0.025 },
-  { model: 'gpt-5-nano', provider: 'openai', input: 0.05, output: 0.4, cacheWrite5m: 0.05, cacheWrite1h: 0.05, cacheRead: 0.005 },
+  ...GOOGLE_PRICES,
+  ...OPENAI_PRICES,
 ];
 
 const PREFIXES = [
