@@ -5,7 +5,7 @@ import type { SessionFacts } from './model.js';
 /**
  * Merge `next` over `prev`: defined fields of `next` win, undefined never erases, attrs merge.
  *
- * @example mergeFacts({id:'a', format:'amplifier', kind:'root'}, {id:'a', format:'amplifier', title:'x'})
+ * @example mergeFacts({id:'a', format:'f', kind:'root'}, {id:'a', format:'f', title:'x'})
  */
 export function mergeFacts(prev: SessionFacts | undefined, next: SessionFacts): SessionFacts {
   if (!prev) return { ...next, attrs: next.attrs ? { ...next.attrs } : undefined };

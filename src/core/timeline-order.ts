@@ -1,7 +1,7 @@
 // The one timeline order every tool uses: time key, then ledger rank (Control Plane:
 // ho2m > ho1m > governance), then tiebreak (entry id), then file, line and part.
 
-import type { StoredEvent } from '../formats/importer.js';
+import type { StoredEvent } from './events.js';
 
 type Orderable = Pick<StoredEvent, 'tsKey' | 'ledgerRank' | 'tiebreak' | 'file' | 'lineNumber' | 'part'>;
 

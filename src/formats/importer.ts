@@ -16,6 +16,8 @@ import type {
   SessionFacts,
   SessionSummary,
 } from '../core/model.js';
+import type { LlmCall, StoredEvent } from '../core/events.js';
+import type { FormatProfile } from './profile.js';
 
 /** One file an importer wants ingested. */
 export interface SourceFile {
@@ -43,6 +45,8 @@ export interface SourceFile {
   kind: 'jsonl' | 'document';
   /** Kept as evidence only, never parsed into events (backups of rewritten history). */
   evidenceOnly?: boolean;
+  /** Set when the bytes are rows of a database, not a file's (`path` then only names them). */
+  rows?: RowSource;
   /**
    * Files that continue one another (a Control Plane ledger's rotated segments, then its active
    * file) share a chain group; discover returns them in reading order, and the parser of each
@@ -53,6 +57,24 @@ export interface SourceFile {
   facts?: SessionFacts[];
   /** Findings made while discovering (missing metadata, backups, segment order). */
   notes?: Defect[];
+}
+
+/**
+ * Rows of a SQLite database read as a JSONL source (src/ingest/sqlite-rows.ts): each row of `sql`
+ * is one line, its columns as a JSON object, a last column named `data` embedded verbatim (the
+ * row's own JSON), so the evidence of a row is its bytes with its table and id beside them.
+ */
+export interface RowSource {
+  /** Absolute path of the database, opened read-only. */
+  db: string;
+  /** One SELECT, in a stable order; only the tables it names are ever read. */
+  sql: string;
+  params?: (string | number)[];
+  /**
+   * Changes whenever the rows may have (a cheap aggregate taken at discovery): stands for the
+   * file's mtime, so unchanged rows are skipped without being read.
+   */
+  version: number;
 }
 
 /** An event as an importer emits it; the pipeline adds file, line, sequence and time. */
@@ -125,42 +147,35 @@ export interface ParserOptions {
   chainState?: unknown;
 }
 
-/** An event as the summariser sees it: the stored columns, without payload. */
-export interface StoredEvent {
-  seq: number;
-  sessionId: string;
-  /** The store's id of the source file (evidence address with lineNumber); 0 outside a store. */
-  fileId: number;
-  ledger: string;
-  file: string;
-  lineNumber: number;
-  part: number;
-  /** Time key (nanosecond ISO, see core/time.ts); inherited from the line before when absent. */
-  tsKey: string | null;
-  type: string;
-  kind: EventKind;
-  actor: string | null;
-  turn: number | null;
-  ids: CorrelationIds;
-  tiebreak: string;
-  ledgerRank: number;
-  usage: EventUsage | null;
-  toolName: string | null;
-  toolStatus: 'ok' | 'error' | null;
-  summary: string;
-  attrs: Record<string, unknown>;
-}
+// StoredEvent moved to src/core/events.ts (layers point down); re-exported here until the lead
+// sweeps the importers of this path.
+export type { StoredEvent };
 
 export interface SummaryInput {
   facts: SessionFacts;
   /** All events of the session in timeline order (time key, ledger rank, tiebreak, file, line, part). */
   events: StoredEvent[];
+  /**
+   * Usage keys of the calls the session's children record first-hand (their LlmCall rows that are
+   * not mirrors): a mirrored copy of one of these calls no longer counts here. Empty when none.
+   */
+  childCalls?: ReadonlySet<string>;
 }
 
 export interface SummaryOutput {
   summary: SessionSummary;
   /** Findings derived from the whole session (orphan tool calls…); replace the previous ones. */
   defects: Defect[];
+  /**
+   * The session's LLM calls, each once (src/core/llm-calls.ts), as the store keeps them for usage
+   * reports. Omitted: the store applies llmCalls() to the events itself.
+   */
+  calls?: LlmCall[];
+  /**
+   * Seqs of events whose usage stops counting for good (a mirror whose call a child records): the
+   * store clears their usage, so every reader of the events sees each call once.
+   */
+  dropUsage?: number[];
 }
 
 export interface Importer {
@@ -179,6 +194,13 @@ export interface Importer {
   discover(root: string, rootNotes?: Defect[]): Promise<SourceFile[]>;
   createParser(file: SourceFile, options: ParserOptions): LineParser;
   summarize(input: SummaryInput): SummaryOutput;
+  /**
+   * A child session's files sit inside its parent's folder and are also the parent's ledgers
+   * (Claude Code's `<session>/subagents/agent-<id>.jsonl`): the parent's ledgers include them.
+   */
+  nestedChildLedgers?: boolean;
+  /** What the tools need to know about the format beyond parsing (src/formats/profile.ts). */
+  profile: FormatProfile;
 }
 
 /**

@@ -3,8 +3,8 @@
 // per few megabytes of input) so that the async boundary costs nothing on the hot path.
 
 import type { Defect, Format, SessionFacts, SessionKind, SessionStatus, TokenCounts } from '../core/model.js';
-import type { StoredEvent, SummaryInput, SummaryOutput } from '../formats/importer.js';
-import type { ParsedEvent } from '../ingest/parse-file.js';
+import type { ParsedEvent, StoredEvent } from '../core/events.js';
+import type { SummaryInput, SummaryOutput } from '../formats/importer.js';
 
 /** A source file as the store tracks it: one row per generation (a rewrite starts a new one). */
 export interface FileRecord {
@@ -378,6 +378,50 @@ export interface UsageCallGroupRow {
   recordedUsd: number | null;
 }
 
+/** A team token as a store keeps it: everything but the token itself (surfaces/access/tokens mints them). */
+export interface TokenRow {
+  id: string;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  user_name: string;
+  /** JSON array of project names. */
+  projects: string;
+  read_only: number | boolean;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/**
+ * The store's token table. It is created on the first insert, so a store that never had a token
+ * is never changed by reading it, and reads of it need no table.
+ */
+export interface TokenTable {
+  insert(row: TokenRow): Promise<void>;
+  /** Every token, oldest first (created_at, then id), revoked ones included. */
+  all(): Promise<TokenRow[]>;
+  byId(id: string): Promise<TokenRow | null>;
+  /** Set revoked_at unless the token is revoked already (the first date stays). */
+  revoke(id: string, at: string): Promise<void>;
+  /** The unrevoked token with this hash. */
+  activeByHash(hash: string): Promise<TokenRow | null>;
+  /** Whether any token was ever inserted. */
+  any(): Promise<boolean>;
+  /** Record a use; best effort (a busy store skips it rather than delay a request). */
+  touch(id: string, at: string): Promise<void>;
+}
+
+/**
+ * A small document sync keeps with a store (src/sync/sync-state.ts gives it meaning): beside a
+ * SQLite store the file `<db>.sync.json`, in a PostgreSQL store a one-row table of its schema.
+ */
+export interface SyncStateSlot {
+  /** The document, or null when nothing was written yet. */
+  read(): Promise<string | null>;
+  /** Replace the document whole (a crash leaves the old one or the new one, never half). */
+  write(text: string): Promise<void>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   /** Where the data lives (a file path or a connection string without secrets). */
@@ -437,5 +481,9 @@ export interface Store {
    * call through sessionTimeline (src/usage/calls.ts), with the same figures.
    */
   usageCallGroups?(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
+  /** The team tokens kept in this store (its file or its schema). */
+  tokens(): TokenTable;
+  /** What sync remembers beside this store (sync-state.ts reads and writes it). */
+  syncState(): SyncStateSlot;
   close(): Promise<void>;
 }

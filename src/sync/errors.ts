@@ -1,7 +1,7 @@
 // The errors sync raises, each defined once (mapped to HTTP statuses in surfaces/http/status-map.ts).
 
 import { defineError } from '../core/errors.js';
-import { withoutPassword } from '../store/postgres/url.js';
+import { withoutPassword } from '../store/locations.js';
 
 export const SyncNoRemote = defineError(
   'SYNC_NO_REMOTE',

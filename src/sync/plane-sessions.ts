@@ -1,30 +1,34 @@
-// Control Plane sessions for sync: a plane root's ledgers hold many sessions per file, so its files
-// name no session (inventory keys them null) and the sessions must be found through the store. A
-// Control Plane session's sequence is the number of ledger lines (entries) that name it, every
-// generation counted: like a file's line count, it only grows, and it is equal on two stores
-// exactly when both hold the same lines of it.
+// Sessions of shared ledgers for sync: a root whose ledgers hold many sessions per file (a Control
+// Plane root: the format's profile says so) has files that name no session (inventory keys them
+// null), so its sessions must be found through the store. Such a session's sequence is the number
+// of ledger lines (entries) that name it, every generation counted: like a file's line count, it
+// only grows, and it is equal on two stores exactly when both hold the same lines of it.
 
+import { profilesOf } from '../formats/registry.js';
 import type { Store } from '../store/store.js';
 import type { InvRoot } from './inventory.js';
 import { sessionKey } from './sync-state.js';
 
 const PAGE = 500;
 
-/** Root path → session key → sequence, for the Control Plane roots among `roots`. */
+/** Root path → session key → sequence, for the roots of shared ledgers among `roots`. */
 export async function planeSequences(store: Store, roots: InvRoot[]): Promise<Map<string, Map<string, number>>> {
-  const planes = new Map(roots.filter((r) => r.format === 'control-plane').map((r) => [r.path, r]));
+  const profiles = await profilesOf(roots.map((r) => r.format));
+  const planes = new Map(roots.filter((r) => profiles.get(r.format)!.sharedLedgers !== null).map((r) => [r.path, r]));
   const out = new Map<string, Map<string, number>>();
   if (planes.size === 0) return out;
   const sessionsOf = new Map<string, string[]>();
-  for (let offset = 0; ; offset += PAGE) {
-    const { sessions } = await store.listSessions({ format: 'control-plane', limit: PAGE, offset });
-    for (const s of sessions) {
-      if (s.root === null || !planes.has(s.root)) continue;
-      const list = sessionsOf.get(s.root) ?? [];
-      list.push(s.id);
-      sessionsOf.set(s.root, list);
+  for (const format of new Set([...planes.values()].map((r) => r.format))) {
+    for (let offset = 0; ; offset += PAGE) {
+      const { sessions } = await store.listSessions({ format, limit: PAGE, offset });
+      for (const s of sessions) {
+        if (s.root === null || !planes.has(s.root)) continue;
+        const list = sessionsOf.get(s.root) ?? [];
+        list.push(s.id);
+        sessionsOf.set(s.root, list);
+      }
+      if (sessions.length < PAGE) break;
     }
-    if (sessions.length < PAGE) break;
   }
   for (const [path, ids] of sessionsOf) {
     const fileIds = planes.get(path)!.files.map((f) => f.fileId);

@@ -14,7 +14,7 @@ import { syncedSets, updateSyncState } from './sync-state.js';
 /** Pull other machines' sessions into the local store; idempotent and resumable. */
 export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
   const started = process.hrtime.bigint();
-  const dbPath = requireLocalFile(options.local);
+  requireLocalFile(options.local);
   const remote = await openRemote(options.remoteUrl);
   const me = options.identity;
   const summary = emptySummary('pull', remote.location, me.machineId);
@@ -22,7 +22,7 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
   let pulledKeys = 0;
   try {
     await registerMachine(remote, me, null);
-    const { pulledRoots: known } = syncedSets(dbPath);
+    const { pulledRoots: known } = await syncedSets(options.local);
     const ownRoots = await inventory(options.local, (p) => !known.has(p));
     const ownRootPaths = new Set(ownRoots.map((r) => r.path));
     // Other machines' roots, and this machine's own roots pushed from another store (their real
@@ -42,7 +42,7 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
       if (files.length === 0) continue;
       // Recorded before the ingest, so that a crash leaves these sessions marked `cloud`, never `local`.
       pulledRoots.set(dir, machine);
-      updateSyncState(dbPath, remote.location, (s) => {
+      await updateSyncState(options.local, remote.location, (s) => {
         s.pulled_roots[dir] = machine;
       });
       options.onProgress?.(`pull ${machine}: ${root.path} (${root.format}, ${files.length} file generations)`);
@@ -75,7 +75,7 @@ export async function pullSync(options: SyncOptions): Promise<SyncSummary> {
     await remote.close();
   }
   summary.sessions = pulledKeys;
-  updateSyncState(dbPath, summary.remote, (s) => {
+  await updateSyncState(options.local, summary.remote, (s) => {
     s.last_pull = new Date().toISOString();
   });
   summary.seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -73,15 +73,15 @@ export function emptySummary(direction: 'push' | 'pull', remote: string, machine
   return { direction, remote, machine_id: machineId, roots: 0, sessions: 0, files: 0, lines: 0, events: 0, bytes: 0, held_back: [], diverged: [], seconds: 0 };
 }
 
-export function requireLocalFile(local: Store): string {
+/** Push and pull write into a local SQLite store (the PostgreSQL store is the remote, docs/sync.md). */
+export function requireLocalFile(local: Store): void {
   if (local.engine !== 'sqlite') throw SyncLocalNotFile(local.location);
-  return local.location;
 }
 
 /** Push this machine's sessions with their evidence; idempotent, and resumable after any interruption. */
 export async function pushSync(options: SyncOptions): Promise<SyncSummary> {
   const started = process.hrtime.bigint();
-  const dbPath = requireLocalFile(options.local);
+  requireLocalFile(options.local);
   const remote = await openRemote(options.remoteUrl);
   const me = options.identity;
   const summary = emptySummary('push', remote.location, me.machineId);
@@ -89,7 +89,7 @@ export async function pushSync(options: SyncOptions): Promise<SyncSummary> {
     await registerMachine(remote, me, null);
     await withPushLock(
       remote,
-      () => pushRoots(remote, options, dbPath, summary),
+      () => pushRoots(remote, options, summary),
       () => options.onProgress?.('waiting for another machine\'s push to the same remote to finish…'),
     );
     await registerMachine(remote, me, 'push');
@@ -102,12 +102,12 @@ export async function pushSync(options: SyncOptions): Promise<SyncSummary> {
   return summary;
 }
 
-async function pushRoots(remote: Remote, options: SyncOptions, dbPath: string, summary: SyncSummary): Promise<void> {
+async function pushRoots(remote: Remote, options: SyncOptions, summary: SyncSummary): Promise<void> {
   const me = options.identity;
   // First finish what an interrupted push left: sessions whose evidence committed without their
   // summaries (the plan below would find nothing to write for them, so no ingest would).
   await completeSummaries(remote.store);
-  const { pulledRoots } = syncedSets(dbPath);
+  const { pulledRoots } = await syncedSets(options.local);
   const roots = await inventory(options.local, (p) => !pulledRoots.has(p));
   const holders = await keyHolders(remote.store);
   const machineOf = new Map((await rootMappings(remote)).map((m) => [m.stageRoot, m.machineId]));
@@ -161,7 +161,7 @@ async function pushRoots(remote: Remote, options: SyncOptions, dbPath: string, s
   if (heldFiles.size) await recordHeldBack(remote, options, heldFiles, machineOf);
   // A session no longer held back (its copy here was deleted or now matches) stops being reported.
   await clearHeld(remote, me, [...heldFiles.keys()]);
-  updateSyncState(dbPath, remote.location, (s) => {
+  await updateSyncState(options.local, remote.location, (s) => {
     s.last_push = new Date().toISOString();
     for (const [key, seq] of pushed) s.pushed[key] = seq;
   });

@@ -1,5 +1,6 @@
-// Where a listed session's data lives, from the local sync state alone (no network): `cloud` for a
-// copy pulled from another machine, `both` for a session this machine pushed, `local` otherwise.
+// Where a listed session's data lives, from the store's sync state alone (no network, either
+// engine): `cloud` for a copy pulled from another machine, `both` for a session this machine
+// pushed, `local` otherwise.
 
 import type { SessionRow, Store } from '../store/store.js';
 import { resolveRemote } from './identity.js';
@@ -14,7 +15,7 @@ export interface SourceLens {
   sourceOf(row: SessionRow): SessionSource;
 }
 
-export function sourceLens(store: Store, env: NodeJS.ProcessEnv = process.env): SourceLens {
+export async function sourceLens(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<SourceLens> {
   // Listing never fails over sync settings: a damaged config.json is reported by the sync commands.
   let remoteConfigured = false;
   try {
@@ -22,8 +23,7 @@ export function sourceLens(store: Store, env: NodeJS.ProcessEnv = process.env): 
   } catch {
     remoteConfigured = false;
   }
-  if (store.engine !== 'sqlite') return { remoteConfigured, pulledRoots: new Set(), sourceOf: () => 'local' };
-  const { pulledRoots, pushed } = syncedSets(store.location);
+  const { pulledRoots, pushed } = await syncedSets(store);
   return {
     remoteConfigured,
     pulledRoots,

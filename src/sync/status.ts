@@ -1,7 +1,6 @@
 // sync_status: per session, how this machine's copy compares with the remote's — synced, ahead,
 // behind or conflict — with the counts of sessions waiting to go up or come down. Reads only.
 
-import { withoutPassword } from '../store/postgres/url.js';
 import type { Store } from '../store/store.js';
 import { HindsightError } from '../core/errors.js';
 import type { MachineIdentity } from './identity.js';
@@ -10,7 +9,7 @@ import { compareCopies, type FileDiff } from './compare.js';
 import { planeSequences } from './plane-sessions.js';
 import { heldRows, openRemote, pushedSequences, rootMappings, type Remote, type RootMapping } from './remote.js';
 import { readSyncState, syncedSets } from './sync-state.js';
-import { parseTarget } from '../store/postgres/connection.js';
+import { shownLocation } from '../store/sync-remote.js';
 
 export type SyncState = 'synced' | 'ahead' | 'behind' | 'conflict';
 
@@ -91,14 +90,13 @@ function counts(rows: SessionSyncRow[]): { pending_uploads: number; pending_down
  */
 export async function syncStatus(options: { local: Store; remoteUrl: string | null; identity: MachineIdentity; only?: string }): Promise<SyncStatusReport> {
   const me = options.identity;
-  const dbPath = options.local.engine === 'sqlite' ? options.local.location : null;
-  const { pulledRoots } = dbPath ? syncedSets(dbPath) : { pulledRoots: new Set<string>() };
+  const { pulledRoots } = await syncedSets(options.local);
   const localRoots = await inventory(options.local);
   const ownRoots = localRoots.filter((r) => !pulledRoots.has(r.path));
   const own = await copiesOf(options.local, ownRoots);
   const pulled = await copiesOf(options.local, localRoots.filter((r) => pulledRoots.has(r.path)));
-  const location = options.remoteUrl ? safeLocation(options.remoteUrl) : null;
-  const remembered = dbPath && location ? readSyncState(dbPath).remotes[location] : undefined;
+  const location = options.remoteUrl ? shownLocation(options.remoteUrl) : null;
+  const remembered = location ? (await readSyncState(options.local)).remotes[location] : undefined;
   const lastSync = [remembered?.last_push, remembered?.last_pull].filter((x): x is string => !!x).sort().pop() ?? null;
   const keep = (k: string) => options.only === undefined || k === options.only;
 
@@ -206,12 +204,4 @@ export async function syncStatus(options: { local: Store; remoteUrl: string | nu
 function finish(report: SyncStatusReport): SyncStatusReport {
   report.sessions.sort((a, b) => ORDER[a.status] - ORDER[b.status] || (a.session_id < b.session_id ? -1 : a.session_id > b.session_id ? 1 : 0));
   return report;
-}
-
-function safeLocation(url: string): string {
-  try {
-    return parseTarget(url).location;
-  } catch {
-    return withoutPassword(url);
-  }
 }

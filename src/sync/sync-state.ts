@@ -1,7 +1,8 @@
-// The local side's memory of sync, kept beside the SQLite store (`<db>.sync.json`): when it last
-// pushed and pulled, which sessions it pushed (at what sequence), and which folders hold pulled copies.
+// The local side's memory of sync, kept with the store (Store.syncState: `<db>.sync.json` beside a
+// SQLite store, a table in a PostgreSQL one): when it last pushed and pulled, which sessions it
+// pushed (at what sequence), and which folders hold pulled copies.
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Store } from '../store/store.js';
 
 export interface RemoteState {
   last_push: string | null;
@@ -18,39 +19,33 @@ export interface SyncState {
   remotes: Record<string, RemoteState>;
 }
 
-export function stateFile(dbPath: string): string {
-  return `${dbPath}.sync.json`;
-}
-
 export function emptyRemoteState(): RemoteState {
   return { last_push: null, last_pull: null, pushed: {}, pulled_roots: {} };
 }
 
-/** The state beside a store, or an empty one (a missing or unreadable file means nothing was synced yet). */
-export function readSyncState(dbPath: string): SyncState {
+/** The state kept with a store, or an empty one (a missing or unreadable document means nothing was synced yet). */
+export async function readSyncState(store: Store): Promise<SyncState> {
   try {
-    const parsed = JSON.parse(readFileSync(stateFile(dbPath), 'utf8')) as SyncState;
+    const parsed = JSON.parse((await store.syncState().read()) ?? 'null') as SyncState | null;
     if (parsed && parsed.version === 1 && parsed.remotes && typeof parsed.remotes === 'object') return parsed;
   } catch {
-    // First sync, or a damaged file: start over (the remote holds the truth; the next sync rebuilds this).
+    // A damaged document: start over (the remote holds the truth; the next sync rebuilds this).
   }
   return { version: 1, remotes: {} };
 }
 
-/** Update one remote's entry; written to a temporary file then renamed, so a crash never leaves half a file. */
-export function updateSyncState(dbPath: string, remote: string, change: (s: RemoteState) => void): void {
-  const state = readSyncState(dbPath);
+/** Update one remote's entry (the store writes the document whole, so a crash never leaves half of it). */
+export async function updateSyncState(store: Store, remote: string, change: (s: RemoteState) => void): Promise<void> {
+  const state = await readSyncState(store);
   const entry = { ...emptyRemoteState(), ...(state.remotes[remote] ?? {}) };
   change(entry);
   state.remotes[remote] = entry;
-  const tmp = `${stateFile(dbPath)}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(state)}\n`);
-  renameSync(tmp, stateFile(dbPath));
+  await store.syncState().write(`${JSON.stringify(state)}\n`);
 }
 
 /** Every folder of pulled copies, and every session key pushed, whatever the remote (list_sessions' `source`). */
-export function syncedSets(dbPath: string): { pulledRoots: Set<string>; pushed: Set<string>; any: boolean } {
-  const state = readSyncState(dbPath);
+export async function syncedSets(store: Store): Promise<{ pulledRoots: Set<string>; pushed: Set<string>; any: boolean }> {
+  const state = await readSyncState(store);
   const pulledRoots = new Set<string>();
   const pushed = new Set<string>();
   for (const r of Object.values(state.remotes)) {

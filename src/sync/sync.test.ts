@@ -221,9 +221,9 @@ describe.skipIf(unavailable !== null)('sync push and pull', () => {
       const fresh = await tool(local, 'sync_status', { remote: 'postgres://postgres@127.0.0.1:1/test' });
       expect(fresh).toMatchObject({ status: 'ok', connected: false, pending_uploads: CC_SESSIONS + PLANE_SESSIONS, pending_downloads: null, note: expect.stringMatching(/^Cannot reach the sync remote/) });
       // The same remote gone away: compared with what was pushed to it last time.
-      const state = readSyncState(a.db);
+      const state = await readSyncState(local);
       const remembered = state.remotes[Object.keys(state.remotes)[0]!]!;
-      updateSyncState(a.db, 'postgres://postgres@127.0.0.1:1/test', (r) => Object.assign(r, remembered));
+      await updateSyncState(local, 'postgres://postgres@127.0.0.1:1/test', (r) => Object.assign(r, remembered));
       const down = await tool(local, 'sync_status', { remote: 'postgres://postgres@127.0.0.1:1/test' });
       expect(down).toMatchObject({ status: 'ok', connected: false, pending_uploads: 0, pending_downloads: null, last_sync: remembered.last_push });
       expect(new Set((down.sessions as { status: string; source: string }[]).map((s) => `${s.status} ${s.source}`))).toEqual(new Set(['synced both']));

@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { defineError, InvalidArguments, LedgerNotFound, SessionNotFound } from '../core/errors.js';
 import type { Format } from '../core/model.js';
+import type { FormatProfile, SharedLedgers } from '../formats/profile.js';
+import { FORMATS, profileOf } from '../formats/registry.js';
 import { sameRootPath } from '../ingest/root-path.js';
 import type { LedgerInfo, SessionRow, Store } from '../store/store.js';
-
-export const CP_LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
 
 export const NoPlaneRoot = defineError('NO_PLANE_ROOT', (detail: string) => `No Control Plane root to read: ${detail}`);
 export const AmbiguousRoot = defineError(
@@ -57,6 +57,8 @@ export interface LedgerFile {
 
 export interface LedgerSelection {
   format: Format;
+  /** The format's profile (how its lines read as entries). */
+  profile: FormatProfile;
   /** The plane root (Control Plane) or the root the session was ingested from. */
   root: string | null;
   ledger: string;
@@ -83,32 +85,58 @@ function sameRoot(given: string, stored: string): boolean {
   return sameRootPath(given, stored);
 }
 
+/** A format whose roots hold ledgers shared by every session (Control Plane), with its profile. */
+interface SharedFormat {
+  format: Format;
+  profile: FormatProfile;
+  shared: SharedLedgers;
+}
+
+/** Every registered format with shared ledgers, in registry order. */
+async function sharedLedgerFormats(): Promise<SharedFormat[]> {
+  const out: SharedFormat[] = [];
+  for (const format of FORMATS) {
+    const profile = await profileOf(format);
+    if (profile.sharedLedgers) out.push({ format, profile, shared: profile.sharedLedgers });
+  }
+  return out;
+}
+
+/** True when the store holds a root of a format with shared ledgers (a plane root). */
+export async function hasPlaneRoot(store: Store): Promise<boolean> {
+  for (const f of await sharedLedgerFormats()) if ((await store.listRoots(f.format)).length > 0) return true;
+  return false;
+}
+
 /** The ingested plane root a call means: `root`, the session's, or the only one in the store. */
 export async function resolvePlaneRoot(
   store: Store,
   args: Pick<LedgerAddressArgs, 'root' | 'session_id'>,
-): Promise<{ root: string; session: SessionRow | null }> {
-  const roots = (await store.listRoots('control-plane')).map((r) => r.path);
+): Promise<{ root: string; session: SessionRow | null; format: Format }> {
+  const formats = await sharedLedgerFormats();
+  const roots: { path: string; format: Format }[] = [];
+  for (const f of formats) for (const r of await store.listRoots(f.format)) roots.push({ path: r.path, format: f.format });
   let session: SessionRow | null = null;
   if (args.session_id !== undefined) {
     session = await store.getSession(args.session_id);
     if (!session) throw SessionNotFound(args.session_id);
-    if (session.format !== 'control-plane' || !session.root) {
-      throw NoPlaneRoot(`session ${args.session_id} is a ${session.format} session, not a Control Plane one.`);
+    if (!formats.some((f) => f.format === session!.format) || !session.root) {
+      const labels = formats.map((f) => f.profile.label).join(' or ') || 'plane';
+      throw NoPlaneRoot(`session ${args.session_id} is a ${session.format} session, not a ${labels} one.`);
     }
     if (args.root !== undefined && !sameRoot(args.root, session.root)) {
       throw InvalidArguments(`session ${session.id} belongs to the plane root ${session.root}, not ${args.root}; pass one of them.`);
     }
-    return { root: session.root, session };
+    return { root: session.root, session, format: session.format };
   }
   if (args.root !== undefined) {
-    const found = roots.find((r) => sameRoot(args.root!, r));
-    if (!found) throw NoPlaneRoot(`"${args.root}" is not an ingested plane root; known: ${roots.join(', ') || '(none)'}.`);
-    return { root: found, session: null };
+    const found = roots.find((r) => sameRoot(args.root!, r.path));
+    if (!found) throw NoPlaneRoot(`"${args.root}" is not an ingested plane root; known: ${roots.map((r) => r.path).join(', ') || '(none)'}.`);
+    return { root: found.path, session: null, format: found.format };
   }
   if (roots.length === 0) throw NoPlaneRoot('none has been ingested (hindsight ingest PLANE_ROOT).');
-  if (roots.length > 1) throw AmbiguousRoot(roots);
-  return { root: roots[0]!, session: null };
+  if (roots.length > 1) throw AmbiguousRoot(roots.map((r) => r.path));
+  return { root: roots[0]!.path, session: null, format: roots[0]!.format };
 }
 
 const live = (files: LedgerInfo['files']): LedgerFile[] =>
@@ -131,7 +159,8 @@ export async function resolveLedger(store: Store, args: LedgerAddressArgs, optio
   const session = args.session_id !== undefined ? await store.getSession(args.session_id) : null;
   if (args.session_id !== undefined && !session) throw SessionNotFound(args.session_id);
 
-  if (session && session.format !== 'control-plane') {
+  const profile = session ? await profileOf(session.format) : null;
+  if (session && profile && !profile.sharedLedgers) {
     if (args.root !== undefined && session.root && !sameRoot(args.root, session.root)) {
       throw InvalidArguments(`session ${session.id} was ingested from ${session.root}, not ${args.root}; pass one of them.`);
     }
@@ -141,18 +170,26 @@ export async function resolveLedger(store: Store, args: LedgerAddressArgs, optio
     const wanted = args.ledger ?? main;
     const info = ledgers.find((l) => l.ledger === wanted);
     if (wanted === undefined || !info) throw LedgerNotFound(args.ledger ?? '(main)', session.id, names);
-    return selection({ format: session.format, root: session.root, ledger: wanted, ledgers: names, session, entrySessionId: null, files: live(info.files) });
+    return selection({ format: session.format, profile, root: session.root, ledger: wanted, ledgers: names, session, entrySessionId: null, files: live(info.files) });
   }
 
-  const ledger = args.ledger ?? (options.defaultLedger === 'main' && session ? (session.mainLedger ?? 'ho2m') : 'governance');
-  if (!(CP_LEDGERS as readonly string[]).includes(ledger)) throw UnknownLedger(ledger, CP_LEDGERS);
+  // A plane ledger: the session's format, else the one format with shared ledgers that has this name.
+  const formats = await sharedLedgerFormats();
+  const plane = (session && formats.find((f) => f.format === session.format)) ?? formats.find((f) => args.ledger === undefined || f.shared.names.includes(args.ledger)) ?? formats[0];
+  if (!plane) throw NoPlaneRoot('no format of this build keeps ledgers by root.');
+  const { shared } = plane;
+  // The default ledger first, then the others in the format's order: how messages and results list them.
+  const valid = [shared.defaultLedger, ...shared.names.filter((n) => n !== shared.defaultLedger)];
+  const ledger = args.ledger ?? (options.defaultLedger === 'main' && session ? (session.mainLedger ?? shared.mainLedger) : shared.defaultLedger);
+  if (!valid.includes(ledger)) throw UnknownLedger(ledger, valid);
   const { root } = await resolvePlaneRoot(store, args);
   const info = (await store.rootLedgers(root)).find((l) => l.ledger === ledger);
   return selection({
-    format: 'control-plane',
+    format: plane.format,
+    profile: plane.profile,
     root,
     ledger,
-    ledgers: [...CP_LEDGERS],
+    ledgers: valid,
     session,
     entrySessionId: session?.id ?? null,
     files: live(info?.files ?? []),

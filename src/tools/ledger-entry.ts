@@ -53,7 +53,6 @@ export interface EntryFields {
 }
 
 type Json = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
 
 function parse(raw: Buffer | undefined): Json | null {
@@ -65,19 +64,19 @@ function parse(raw: Buffer | undefined): Json | null {
   }
 }
 
+/** The format's fields of the line (its profile's ledgerEntry), then where and when the entry is. */
 function fields(sel: LedgerSelection, row: LedgerEntryRow, value: Json | null): EntryFields {
-  const cp = sel.format === 'control-plane';
+  const own = sel.profile.ledgerEntry(value, row.type);
   return {
-    // Claude Code: uuid, type, timestamp. Amplifier events: event, ts; transcript: role, metadata.timestamp.
-    id: cp ? str(value?.id) : (str(value?.uuid) ?? str(value?.id)),
-    event_type: (cp ? str(value?.event_type) : null) ?? row.type,
-    submission_id: cp ? str(value?.submission_id) : null,
-    decision: cp ? str(value?.decision) : null,
-    reason: cp ? str(value?.reason) : null,
-    timestamp: cp ? str(value?.timestamp) : (str(value?.timestamp) ?? str(value?.ts) ?? str(obj(value?.metadata)?.timestamp)),
+    id: own.id,
+    event_type: own.event_type,
+    submission_id: own.submission_id,
+    decision: own.decision,
+    reason: own.reason,
+    timestamp: own.timestamp,
     timestamp_utc: keyToIso(row.tsKey),
     session_id: row.sessionId,
-    metadata: cp ? (obj(value?.metadata) ?? (value ? {} : null)) : value,
+    metadata: own.metadata,
     file: row.file,
     line_number: row.lineNumber,
   };

@@ -8,6 +8,7 @@ import { discoverAmplifier } from './discover.js';
 import { createEventsParser } from './events-parser.js';
 import { createMetadataParser } from './metadata-parser.js';
 import { looksLikeAmplifier } from './root-shape.js';
+import { amplifierProfile } from './profile.js';
 import { summarizeAmplifier } from './summarize.js';
 import { createTranscriptParser } from './transcript-parser.js';
 
@@ -35,4 +36,5 @@ export const amplifier = defineImporter({
     return inertParser;
   },
   summarize: summarizeAmplifier,
+  profile: amplifierProfile,
 });

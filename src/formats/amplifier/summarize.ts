@@ -2,6 +2,7 @@
 // transcript rewound behind its events), from the stored events and facts alone.
 
 import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
+import { llmCalls } from '../../core/llm-calls.js';
 import { keyToIso, toTimeKey } from '../../core/time.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
 import { isErrorLevel, isToolFailure, orphanCalls, viewOf, type SessionView } from './session-view.js';
@@ -155,5 +156,6 @@ export function summarizeAmplifier(input: SummaryInput): SummaryOutput {
       },
     },
     defects,
+    calls: llmCalls(input.events),
   };
 }

@@ -1,9 +1,11 @@
 // A Claude Code session's summary from its own events (children are summed by the store), and the
 // findings that need the whole session (orphan tool calls).
 
+import type { StoredEvent } from '../../core/events.js';
+import { llmCalls } from '../../core/llm-calls.js';
 import type { Defect, SessionSummary, TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
+import type { SummaryInput, SummaryOutput } from '../importer.js';
 import { sessionStatus } from './status.js';
 import { SYNTHETIC_MODEL, totalOf } from './usage.js';
 
@@ -40,8 +42,25 @@ function subagentLinks(events: StoredEvent[]): Record<string, unknown>[] {
   return links;
 }
 
+/** A progress line mirroring a sub-agent's call (usage.ts, readMirrorUsage). */
+const isMirror = (e: StoredEvent): boolean => e.type === 'progress' && e.usage !== null;
+
+/**
+ * Mirrors whose call a child session records first-hand: they stop counting here, so each API
+ * response counts once in the session tree (formats.md, "Token usage traps"). Dropping is one-way:
+ * the store clears their usage, and a call a child recorded once stays the child's.
+ */
+function coveredMirrors(events: readonly StoredEvent[], childCalls: ReadonlySet<string> | undefined): Set<number> {
+  const covered = new Set<number>();
+  if (!childCalls || childCalls.size === 0) return covered;
+  for (const e of events) if (isMirror(e) && childCalls.has(e.usage!.key)) covered.add(e.seq);
+  return covered;
+}
+
 export function summarizeClaudeCode(input: SummaryInput): SummaryOutput {
-  const { events, facts } = input;
+  const { facts } = input;
+  const dropped = coveredMirrors(input.events, input.childCalls);
+  const events = dropped.size === 0 ? input.events : input.events.map((e) => (dropped.has(e.seq) ? { ...e, usage: null } : e));
   const tokens: TokenCounts = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   let cacheWrite5m = 0;
   let cacheWrite1h = 0;
@@ -132,5 +151,5 @@ export function summarizeClaudeCode(input: SummaryInput): SummaryOutput {
     compactions,
     attrs,
   };
-  return { summary, defects };
+  return { summary, defects, calls: llmCalls(events, isMirror), dropUsage: [...dropped] };
 }

@@ -4,6 +4,7 @@
 import { defineImporter } from '../importer.js';
 import { discoverPlane, isPlaneRoot, rootsFromEnv } from './discover.js';
 import { createControlPlaneParser } from './parser.js';
+import { planeProfile } from './profile.js';
 import { summarizePlaneSession } from './summarize.js';
 
 /**
@@ -17,4 +18,5 @@ export const controlPlane = defineImporter({
   discover: (root, rootNotes) => discoverPlane(root, rootNotes),
   createParser: (file, options) => createControlPlaneParser(file, options),
   summarize: (input) => summarizePlaneSession(input),
+  profile: planeProfile,
 });

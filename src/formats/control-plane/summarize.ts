@@ -2,6 +2,7 @@
 // every tool shares (decisions.md), tokens counted once per call, work orders and quality gates.
 
 import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
+import { llmCalls } from '../../core/llm-calls.js';
 import { keyToIso } from '../../core/time.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
 import { LEDGERS, MAIN_LEDGER } from './layout.js';
@@ -149,5 +150,6 @@ export function summarizePlaneSession({ facts, events }: SummaryInput): SummaryO
       },
     },
     defects,
+    calls: llmCalls(events),
   };
 }

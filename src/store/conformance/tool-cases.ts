@@ -47,6 +47,8 @@ export async function toolCases(store: Store): Promise<Map<string, ToolCase[]>> 
   }
   add('usage_report', { group_by: 'daily', since: '2025-01-01', until: '2026-12-31', mode: 'display' });
   add('usage_report', { group_by: 'weekly', start_of_week: 'monday', format: 'claude-code' });
+  // Blocks read the calls one by one (session timelines); a fixed now makes the active block and its projection part of the comparison.
+  add('usage_report', { group_by: 'blocks', breakdown: true, now: '2026-02-11T23:30:00Z', limit: 500, max_bytes: 10_000_000 });
 
   add('sources', { section: 'files', limit: 500 });
   add('sources', { limit: 500 });

@@ -9,12 +9,16 @@
 
 import type pg from 'pg';
 import { StoreSchemaTooNew } from '../../core/errors.js';
-import { USAGE_CALLS_MIGRATION } from './usage-calls.js';
+import { llmCalls } from '../../core/llm-calls.js';
+import { readSessionEvents } from './session-events.js';
+import { SQLITE_SUM, USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
 
 export interface PgMigration {
   version: number;
   description: string;
   sql: string;
+  /** A step SQL cannot say, run after `sql` in the same transaction. */
+  run?(client: pg.PoolClient): Promise<void>;
 }
 
 const T = 'text COLLATE "C"';
@@ -202,11 +206,31 @@ CREATE INDEX defects_file ON defects(file_id, line);
     version: 2,
     description: 'LLM calls per session, for usage reports',
     // As SQLite's migration 3: usage_report read every session's events (~0.7 s on an 80 MB corpus);
-    // one narrow row per call, filled here for stores written before it, makes a warm report a read
-    // of a few hundred grouped rows.
-    sql: USAGE_CALLS_MIGRATION,
+    // one narrow row per call makes a warm report a read of a few hundred grouped rows. This step
+    // used to create the table and choose its rows in SQL (with a function imitating SQLite's
+    // CAST); version 3 builds it now, so only the aggregate the reads use is left here.
+    sql: SQLITE_SUM,
+  },
+  {
+    version: 3,
+    description: 'LLM calls as the summarisers choose them',
+    // As SQLite's migration 4: rows from the stored events by the summarisers' rule, every session
+    // marked for summarising again so each format marks its mirrored calls at the next ingest.
+    sql: `DROP TABLE IF EXISTS usage_calls;
+DROP FUNCTION IF EXISTS sqlite_number(json);
+${USAGE_CALLS_TABLE}`,
+    run: fillUsageCalls,
   },
 ];
+
+/** Rows for every session from its stored events, and every session marked dirty (migration 3). */
+async function fillUsageCalls(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ sid: number; id: string }>(
+    'SELECT sid, id FROM sessions WHERE sid IN (SELECT DISTINCT sid FROM events WHERE tok_in IS NOT NULL) ORDER BY sid',
+  );
+  for (const s of rows) await writeUsageCalls(client, [{ sid: s.sid, calls: llmCalls(await readSessionEvents(client, s.sid, s.id)) }]);
+  await client.query('UPDATE sessions SET dirty = 1');
+}
 
 export const PG_LATEST_SCHEMA = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;
 
@@ -243,6 +267,7 @@ export async function migrate(client: pg.PoolClient, schema: string): Promise<nu
     for (const m of PG_MIGRATIONS) {
       if (m.version <= current) continue;
       await client.query(m.sql);
+      await m.run?.(client);
       await client.query('INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)', [
         m.version,
         m.description,

@@ -4,7 +4,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import type pg from 'pg';
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import { sessionFromRow, type SessionRowDb } from '../sqlite/rows.js';
 import type {
@@ -28,6 +28,7 @@ import type {
   UsageCallGroupRow,
   UsageSessionRow,
 } from '../store.js';
+import type { SyncStateSlot, TokenTable } from '../store.js';
 import { createPool, guardClient, openFailureReason, parseTarget, PostgresOpenFailed, withRetry, type PostgresTarget } from './connection.js';
 import { acquirePgIngestLock } from './ingest-lock.js';
 import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, scanEvidence } from './ledger-reads.js';
@@ -38,8 +39,10 @@ import { searchMessages, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { listDefects, listFiles, readTotals } from './store-reports.js';
 import { readUsageCallGroups } from './usage-calls.js';
+import { syncStateTable } from './sync-state-table.js';
+import { postgresTokens } from './tokens.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
-import { childFilesAreParentLedgers } from '../shared/child-ledgers.js';
+import { ledgerTraits } from '../shared/ledger-traits.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -157,17 +160,18 @@ export class PostgresStore implements Store {
     );
     const session = found[0];
     if (!session) return [];
-    // The session's own files, its descendants' where those are its ledgers too (child-ledgers.ts),
-    // files holding its events (inline sidechains); Control Plane ledgers are shared by the root.
+    // The session's own files, its descendants' where those are its ledgers too, files holding its
+    // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts).
+    const traits = await ledgerTraits(session.format);
     const { rows } = await this.db.query<LedgerFileRow>(
       `WITH RECURSIVE tree(id) AS (SELECT $1::text COLLATE "C" UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
        SELECT ${LEDGER_FILE_COLUMNS} FROM files f
        WHERE f.session_id = $1
           OR ($5 AND f.session_id IN (SELECT id FROM tree))
-          OR (f.session_id IS NULL AND f.root_id = $2 AND $3 = 'control-plane')
+          OR ($3 AND f.session_id IS NULL AND f.root_id = $2)
           OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = $4)
        ORDER BY f.ledger_rank, f.ledger, f.chain_group NULLS FIRST, f.id`,
-      [id, session.root_id, session.format, session.sid, childFilesAreParentLedgers(session.format)],
+      [id, session.root_id, traits.shared, session.sid, traits.nested],
     );
     return groupLedgers(rows);
   }
@@ -291,6 +295,16 @@ export class PostgresStore implements Store {
 
   async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
     return readUsageCallGroups(this.db, longContextThreshold);
+  }
+
+  tokens(): TokenTable {
+    // Transient failures are retried as the engine's own reads are; a server that stays away is
+    // STORE_UNAVAILABLE (503), as for any tool.
+    return postgresTokens(this.db);
+  }
+
+  syncState(): SyncStateSlot {
+    return syncStateTable(this.db);
   }
 
   async close(): Promise<void> {

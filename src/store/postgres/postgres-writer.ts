@@ -14,10 +14,10 @@ import type { Queryable } from './query.js';
 import { WriteGroup } from './write-group.js';
 import { insertBlocks, insertDefects, insertEvents, pgText } from './bulk-inserts.js';
 import { readSessionEvents } from './session-events.js';
-import { recomputeTotals, saveSummary } from './session-summary.js';
-import { refreshUsageCalls } from './usage-calls.js';
+import { clearUsage, recomputeTotals, saveSummary } from './session-summary.js';
+import { storedCallKeys, writeUsageCalls } from './usage-calls.js';
 import { UNATTRIBUTED_SID } from '../shared/event-row.js';
-import { DROP_COVERED_MIRRORS, MARK_MIRROR_PARENTS_DIRTY } from '../shared/usage-mirrors.js';
+import { summarizeDirty, type SummaryPort, type SummaryTarget } from '../shared/summarize-dirty.js';
 
 
 interface FileKey {
@@ -183,7 +183,7 @@ export class PostgresIngestWriter implements IngestWriter {
   private async unattributed(c: Queryable): Promise<SessionCache> {
     if (!this.noSession) {
       const { rows } = await c.query<{ n: number | null }>('SELECT max(seq) AS n FROM events WHERE sid = $1', [UNATTRIBUTED_SID]);
-      this.noSession = { sid: UNATTRIBUTED_SID, facts: { id: '', format: 'control-plane' }, nextSeq: (rows[0]?.n ?? 0) + 1, factsChanged: false };
+      this.noSession = { sid: UNATTRIBUTED_SID, facts: { id: '', format: '' }, nextSeq: (rows[0]?.n ?? 0) + 1, factsChanged: false };
     }
     return this.noSession;
   }
@@ -344,43 +344,45 @@ export class PostgresIngestWriter implements IngestWriter {
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
     await this.group.commit();
-    // Mirrored calls a child session records itself stop counting in the parent (usage-mirrors.ts).
-    await this.transaction(async (c) => {
-      await c.query(MARK_MIRROR_PARENTS_DIRTY);
-      await c.query(DROP_COVERED_MIRRORS);
-    });
-    const { rows: dirty } = await this.pool.query<{ sid: number; id: string; format: Format; facts: string; root_id: number }>(
-      'SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id',
-    );
-    // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
-    let pending: { sid: number; id: string; rootId: number; out: ReturnType<Summarizer> }[] = [];
-    let pendingEvents = 0;
-    // The last group also rolls the token totals up, committed with the last dirty flags cleared
-    // (as the SQLite writer does), so a crash never leaves totals no later run would recompute.
-    const flush = async (last: boolean) => {
-      const jobs = pending;
-      pending = [];
-      pendingEvents = 0;
-      await this.transaction(async (c) => {
-        for (const j of jobs) await saveSummary(c, j.sid, j.id, j.rootId, j.out);
-        if (last) await recomputeTotals(c);
-        // In the transaction that clears the sessions' dirty flags: a crash after it must not
-        // leave calls that no later summarise would refresh.
-        await refreshUsageCalls(c, jobs.map((j) => j.sid));
-      });
+    return summarizeDirty(this.summaryPort(), summarize);
+  }
+
+  /** The engine side of store/shared/summarize-dirty.ts. */
+  private summaryPort(): SummaryPort {
+    const read = <T>(fn: () => Promise<T>) => withRetry(fn, { location: this.location });
+    type TargetRow = { sid: number; id: string; format: Format; facts: string; root_id: number };
+    const target = (r: TargetRow): SummaryTarget => ({ sid: r.sid, id: r.id, format: r.format, facts: JSON.parse(r.facts) as SessionFacts, rootId: r.root_id });
+    return {
+      sessionLinks: async () =>
+        (await read(() => this.pool.query<{ sid: number; id: string; parent_id: string | null }>('SELECT sid, id, parent_id FROM sessions'))).rows.map((r) => ({
+          sid: r.sid,
+          id: r.id,
+          parentId: r.parent_id,
+        })),
+      dirtySessions: async () =>
+        (await read(() => this.pool.query<TargetRow>('SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id'))).rows.map(target),
+      target: async (sid) => target((await read(() => this.pool.query<TargetRow>('SELECT sid, id, format, facts, root_id FROM sessions WHERE sid = $1', [sid]))).rows[0]!),
+      sessionEvents: (t) => read(() => readSessionEvents(this.pool, t.sid, t.id)),
+      callKeys: (sids, mirror) => read(() => storedCallKeys(this.pool, sids, mirror)),
+      commit: async (jobs, last) => {
+        for (const j of jobs) {
+          const out = j.out;
+          out.summary.firstUserMessage = pgText(out.summary.firstUserMessage);
+          out.summary.lastResponsePreview = pgText(out.summary.lastResponsePreview);
+          for (const d of out.defects) d.message = pgText(d.message);
+        }
+        await this.transaction(async (c) => {
+          for (const j of jobs) {
+            await clearUsage(c, j.target.sid, j.dropUsage);
+            await saveSummary(c, j.target.sid, j.target.id, j.target.rootId, j.out);
+          }
+          // In the transaction that clears the sessions' dirty flags: a crash after it must not
+          // leave calls that no later summarise would refresh.
+          await writeUsageCalls(c, jobs.map((j) => ({ sid: j.target.sid, calls: j.calls })));
+          if (last) await recomputeTotals(c);
+        });
+      },
     };
-    for (const row of dirty) {
-      const events = await withRetry(() => readSessionEvents(this.pool, row.sid, row.id), { location: this.location });
-      const out = summarize(row.format, { facts: JSON.parse(row.facts) as SessionFacts, events });
-      out.summary.firstUserMessage = pgText(out.summary.firstUserMessage);
-      out.summary.lastResponsePreview = pgText(out.summary.lastResponsePreview);
-      for (const d of out.defects) d.message = pgText(d.message);
-      pending.push({ sid: row.sid, id: row.id, rootId: row.root_id, out });
-      pendingEvents += events.length + 1;
-      if (pendingEvents >= 5000) await flush(false);
-    }
-    if (dirty.length > 0) await flush(true);
-    return dirty.length;
   }
 
   async release(): Promise<void> {

@@ -83,3 +83,9 @@ export async function recomputeTotals(db: Queryable): Promise<void> {
     [changed.map((c) => c.sid), ...[0, 1, 2, 3].map((i) => changed.map((c) => c.total[i]))],
   );
 }
+
+/** Clear the usage of these events of session `sid` for good (SummaryOutput.dropUsage). */
+export async function clearUsage(db: Queryable, sid: number, seqs: readonly number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await db.query('UPDATE events SET tok_in = NULL, tok_out = NULL, tok_cw = NULL, tok_cr = NULL WHERE sid = $1 AND seq = ANY($2::int[])', [sid, seqs]);
+}

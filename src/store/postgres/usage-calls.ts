@@ -1,57 +1,20 @@
-// The usage_calls table on PostgreSQL: each session's LLM calls, one narrow row per call, refreshed
-// whenever a session is re-summarised, so usage reports read a few grouped rows instead of every event.
-//
-// Same rows as sqlite/usage-calls.ts: per session and usage key the record with the largest total,
-// on a tie the earlier one (no time first, then time, then sequence); cacheWrite1h and costUsd are
-// read from attrs as SQLite's json_extract + CAST read them (sqlite_number below).
+// The usage_calls table on PostgreSQL: each session's LLM calls, one narrow row per call as its
+// summariser chose them (src/core/llm-calls.ts), written with the session's summary, so usage
+// reports read a few grouped rows instead of every event. The engine only stores and reads.
 
+import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
+import { keyToParts } from '../../core/time.js';
+import { pgText } from './bulk-inserts.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
 import type { Queryable } from './query.js';
-
-/**
- * A JSON value as SQLite's usage_calls reads it: numbers as they are, true/false as 1/0, text of
- * digits, dots, signs and exponents as CAST(text AS REAL) does (its longest numeric prefix, 0 when
- * there is none, infinity past the largest double), anything else NULL.
- */
-const SQLITE_NUMBER = `CREATE FUNCTION sqlite_number(v json) RETURNS double precision
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
-DECLARE
-  s text;
-  p text;
-BEGIN
-  CASE json_typeof(v)
-    WHEN 'number' THEN RETURN (v #>> '{}')::double precision;
-    WHEN 'boolean' THEN RETURN CASE WHEN v::text = 'true' THEN 1 ELSE 0 END;
-    WHEN 'string' THEN
-      s := btrim(v #>> '{}', ' ');
-      IF s = '' OR s ~ '[^0-9.eE+-]' THEN RETURN NULL; END IF;
-      p := substring(s FROM '^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?');
-      IF p IS NULL THEN RETURN CASE WHEN s LIKE '-%' THEN '-0'::double precision ELSE 0 END; END IF;
-      BEGIN
-        RETURN p::double precision;
-      EXCEPTION WHEN numeric_value_out_of_range THEN
-        IF p ~ '[eE]-' THEN RETURN CASE WHEN p LIKE '-%' THEN '-0'::double precision ELSE 0 END; END IF;
-        RETURN CASE WHEN p LIKE '-%' THEN '-Infinity'::double precision ELSE 'Infinity'::double precision END;
-      END;
-    ELSE RETURN NULL;
-  END CASE;
-END
-$fn$;`;
-
-/**
- * attrs as json. PostgreSQL refuses to read any member of a json value holding an escaped NUL
- * (\\u0000 cannot become text), so it is read as U+FFFD: the same length of escape, so the JSON
- * stays valid, and such a string is not a number on either engine.
- */
-export const ATTRS_JSON = "replace(attrs, '\\u0000', '\\ufffd')::json";
 
 /**
  * sum() as SQLite computes it over REAL values (Kahan-Babuska-Neumaier: a running sum and its
  * compensated error, added at the end unless the error overflowed), so grouped costs are the same
  * doubles on both engines; a plain float sum differs from it in the last digit.
  */
-const SQLITE_SUM = `CREATE FUNCTION sqlite_sum_step(st double precision[], r double precision) RETURNS double precision[]
+export const SQLITE_SUM = `CREATE FUNCTION sqlite_sum_step(st double precision[], r double precision) RETURNS double precision[]
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
   SELECT ARRAY[st[1] + r, st[2] + CASE WHEN abs(st[1]) > abs(r) THEN (st[1] - (st[1] + r)) + r ELSE (r - (st[1] + r)) + st[1] END, st[3] + 1]
 $fn$;
@@ -61,31 +24,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
 $fn$;
 CREATE AGGREGATE sqlite_sum(double precision) (SFUNC = sqlite_sum_step, STYPE = double precision[], FINALFUNC = sqlite_sum_final, INITCOND = '{0,0,0}');`;
 
-/** Rows of the chosen calls; `where` narrows the events (e.g. `sid = ANY($1::int[])`). */
-export function chosenCallsSelect(where: string): string {
-  return `SELECT sid, ts_ms, ts_ns, seq, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost FROM (
-  SELECT sid, ts_ms, coalesce(ts_ns, 0) AS ts_ns, seq, model, tok_in, coalesce(tok_out, 0) AS tok_out, coalesce(tok_cw, 0) AS tok_cw,
-    coalesce(sqlite_number(a -> 'cacheWrite1h'), 0) AS tok_cw1h, coalesce(tok_cr, 0) AS tok_cr, sqlite_number(a -> 'costUsd') AS cost,
-    row_number() OVER (
-      PARTITION BY sid, coalesce(usage_key, coalesce(message_id, 'null') || ':' || coalesce(request_id, 'null'))
-      ORDER BY tok_in + coalesce(tok_out, 0) + coalesce(tok_cw, 0) + coalesce(tok_cr, 0) DESC, ts_ms IS NOT NULL, ts_ms, coalesce(ts_ns, 0), seq
-    ) AS pick
-  FROM (SELECT sid, seq, ts_ms, ts_ns, model, usage_key, message_id, request_id, tok_in, tok_out, tok_cw, tok_cr, ${ATTRS_JSON} AS a
-    FROM events WHERE tok_in IS NOT NULL AND ${where}) e
-) c WHERE pick = 1`;
-}
-
-const INSERT = (where: string) =>
-  `INSERT INTO usage_calls (sid, ts_ms, ts_ns, seq, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost) ${chosenCallsSelect(where)}`;
-
-/** The migration that adds the table (and fills it for stores written before it). */
-export const USAGE_CALLS_MIGRATION = `${SQLITE_NUMBER}
-${SQLITE_SUM}
-CREATE TABLE usage_calls (
+/** The table as migration 3 has it (migrations.ts). */
+export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
   sid integer NOT NULL,
+  seq integer NOT NULL,
+  call_key text COLLATE "C" NOT NULL,
+  -- 1: a copy of another session's call (LlmCall.mirror)
+  mirror smallint NOT NULL,
   ts_ms bigint,
   ts_ns integer NOT NULL,
-  seq integer NOT NULL,
   model text COLLATE "C",
   tok_in bigint NOT NULL,
   tok_out bigint NOT NULL,
@@ -96,14 +43,41 @@ CREATE TABLE usage_calls (
   -- a cost the log recorded (Amplifier cost_usd), NULL when none
   cost double precision
 );
-CREATE INDEX usage_calls_sid ON usage_calls(sid);
-${INSERT('true')};`;
+CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
 
-/** Recompute the calls of these sessions (after their events changed); call inside the summaries' transaction. */
-export async function refreshUsageCalls(db: Queryable, sids: readonly number[]): Promise<void> {
-  if (sids.length === 0) return;
-  await db.query('DELETE FROM usage_calls WHERE sid = ANY($1::int[])', [sids]);
-  await db.query(INSERT('sid = ANY($1::int[])'), [sids]);
+/** Replace the calls of these sessions. Call inside the transaction that saves their summaries. */
+export async function writeUsageCalls(db: Queryable, bySession: readonly { sid: number; calls: readonly LlmCall[] }[]): Promise<void> {
+  if (bySession.length === 0) return;
+  await db.query('DELETE FROM usage_calls WHERE sid = ANY($1::int[])', [bySession.map((s) => s.sid)]);
+  const rows = bySession.flatMap((s) => s.calls.map((c) => ({ sid: s.sid, c, parts: c.tsKey === null ? null : keyToParts(c.tsKey) })));
+  if (rows.length === 0) return;
+  const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+  await db.query(
+    `INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[], $7::text[], $8::bigint[], $9::bigint[],
+       $10::bigint[], $11::float8[], $12::bigint[], $13::float8[])`,
+    [
+      col((r) => r.sid),
+      col((r) => r.c.seq),
+      col((r) => pgText(r.c.key)),
+      col((r) => (r.c.mirror ? 1 : 0)),
+      col((r) => r.parts?.[0] ?? null),
+      col((r) => r.parts?.[1] ?? 0),
+      col((r) => pgText(r.c.model)),
+      col((r) => r.c.input),
+      col((r) => r.c.output),
+      col((r) => r.c.cacheWrite),
+      col((r) => r.c.cacheWrite1h),
+      col((r) => r.c.cacheRead),
+      col((r) => r.c.costUsd),
+    ],
+  );
+}
+
+/** Keys of the stored calls of these sessions: mirrors, or first-hand ones. */
+export async function storedCallKeys(db: Queryable, sids: readonly number[], mirror: boolean): Promise<Set<string>> {
+  const { rows } = await db.query<{ call_key: string }>('SELECT call_key FROM usage_calls WHERE sid = ANY($1::int[]) AND mirror = $2', [sids, mirror ? 1 : 0]);
+  return new Set(rows.map((r) => r.call_key));
 }
 
 interface GroupRowDb {
@@ -139,7 +113,7 @@ export async function readUsageCallGroups(db: Queryable, threshold: number): Pro
   );
   const groups: UsageCallGroupRow[] = [];
   for (const g of grouped) {
-    // Entries of no session (sid 0) have no session row: no report counts them.
+    // Rows of a session no longer listed have no session row: no report counts them.
     const sessionId = idOf.get(g.sid);
     if (sessionId === undefined) continue;
     groups.push({

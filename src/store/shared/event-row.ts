@@ -3,8 +3,7 @@
 
 import type { EventKind } from '../../core/model.js';
 import { partsToKey } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
-import type { ParsedEvent } from '../../ingest/parse-file.js';
+import type { ParsedEvent, StoredEvent } from '../../core/events.js';
 
 /**
  * The session key of ledger entries that name no session (Control Plane contract-level entries):

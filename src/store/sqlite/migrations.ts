@@ -5,12 +5,16 @@
 
 import type Database from 'better-sqlite3';
 import { StoreSchemaTooNew } from '../../core/errors.js';
-import { FILL_USAGE_CALLS, USAGE_CALLS_TABLE } from './usage-calls.js';
+import { llmCalls } from '../../core/llm-calls.js';
+import { readSessionEvents } from './session-events.js';
+import { USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
 
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** A step SQL cannot say, run after `sql` in the same transaction. */
+  run?(db: Database.Database): void;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -185,11 +189,31 @@ CREATE INDEX events_file_line_type ON events(file_id, line_number, type);`,
     version: 3,
     description: 'LLM calls per session, for usage reports',
     // usage_report read every event with usage (json_extract on each) on every call: ~1 s on a
-    // 500 MB corpus. One narrow row per call, filled here for stores written before it, makes a
-    // warm report a read of a few thousand rows.
-    sql: `${USAGE_CALLS_TABLE}\n${FILL_USAGE_CALLS}`,
+    // 500 MB corpus. One narrow row per call makes a warm report a read of a few thousand rows.
+    // This step used to create the table and choose its rows in SQL; version 4 builds it now (the
+    // choice moved to the summarisers), so a store coming from before 3 gets it there.
+    sql: '',
+  },
+  {
+    version: 4,
+    description: 'LLM calls as the summarisers choose them',
+    // The rows are the summarisers' output (src/core/llm-calls.ts), written by the writer. An
+    // existing store gets the same rows from its stored events here, so it answers as before at
+    // once; every session is marked for summarising again, so the next ingest lets each format
+    // mark its mirrored calls (which only the format can tell).
+    sql: `DROP TABLE IF EXISTS usage_calls;\n${USAGE_CALLS_TABLE}`,
+    run: fillUsageCalls,
   },
 ];
+
+/** Rows for every session from its stored events, and every session marked dirty (migration 4). */
+function fillUsageCalls(db: Database.Database): void {
+  const sessions = db
+    .prepare('SELECT sid, id FROM sessions WHERE sid IN (SELECT DISTINCT sid FROM events WHERE tok_in IS NOT NULL) ORDER BY sid')
+    .all() as { sid: number; id: string }[];
+  for (const s of sessions) writeUsageCalls(db, s.sid, llmCalls(readSessionEvents(db, s.sid, s.id)));
+  db.exec('UPDATE sessions SET dirty = 1');
+}
 
 export const LATEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -207,6 +231,7 @@ export function migrate(db: Database.Database): void {
     if (m.version <= current) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
         m.version,
         m.description,

@@ -93,3 +93,10 @@ export function recomputeTotals(db: Database.Database): void {
   );
   for (const { sid, total: t } of changed) update.run(t[0], t[1], t[2], t[3], sid);
 }
+
+/** Clear the usage of these events of session `sid` for good (SummaryOutput.dropUsage). */
+export function clearUsage(db: Database.Database, sid: number, seqs: readonly number[]): void {
+  if (seqs.length === 0) return;
+  const st = db.prepare('UPDATE events SET tok_in = NULL, tok_out = NULL, tok_cw = NULL, tok_cr = NULL WHERE sid = ? AND seq = ?');
+  for (const seq of seqs) st.run(sid, seq);
+}

@@ -6,7 +6,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { StoreOpenFailed } from '../../core/errors.js';
 import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
 import type {
   DefectQuery,
   DefectRow,
@@ -25,9 +25,13 @@ import type {
   SourceFileRow,
   Store,
   StoreTotals,
+  SyncStateSlot,
+  TokenTable,
   UsageCallGroupRow,
   UsageSessionRow,
 } from '../store.js';
+import { syncStateFile } from './sync-state-file.js';
+import { sqliteTokens } from './tokens.js';
 import { acquireIngestLock } from './ingest-lock.js';
 import { unpackLines } from './line-index.js';
 import { migrate } from './migrations.js';
@@ -38,7 +42,7 @@ import { readTimelinePage } from './session-events.js';
 import { SqliteIngestWriter } from './sqlite-writer.js';
 import { readUsageCallGroups } from './usage-calls.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
-import { childFilesAreParentLedgers } from '../shared/child-ledgers.js';
+import { ledgerTraits } from '../shared/ledger-traits.js';
 import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
@@ -140,23 +144,24 @@ export class SqliteStore implements Store {
       | { sid: number; root_id: number; format: string }
       | undefined;
     if (!session) return [];
-    // The session's own files, its descendants' where those are its ledgers too (child-ledgers.ts),
-    // files holding its events (inline sidechains); Control Plane ledgers are shared by the root.
+    // The session's own files, its descendants' where those are its ledgers too, files holding its
+    // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts).
+    const traits = await ledgerTraits(session.format);
     const rows = this.db
       .prepare(
         `WITH RECURSIVE tree(id) AS (SELECT @id UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
          SELECT f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.offset, f.ledger_rank FROM files f
          WHERE f.session_id = @id
             OR (@nested = 1 AND f.session_id IN (SELECT id FROM tree))
-            OR (f.session_id IS NULL AND f.root_id = @rootId AND @format = 'control-plane')
+            OR (@shared = 1 AND f.session_id IS NULL AND f.root_id = @rootId)
             OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = @sid)
          ORDER BY f.ledger_rank, f.ledger, f.chain_group, f.id`,
       )
       .all({
         id,
-        nested: childFilesAreParentLedgers(session.format) ? 1 : 0,
+        nested: traits.nested ? 1 : 0,
+        shared: traits.shared ? 1 : 0,
         rootId: session.root_id,
-        format: session.format,
         sid: session.sid,
       }) as LedgerFileRow[];
     return groupLedgers(rows);
@@ -325,6 +330,14 @@ export class SqliteStore implements Store {
 
   async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
     return readUsageCallGroups(this.db, longContextThreshold);
+  }
+
+  tokens(): TokenTable {
+    return sqliteTokens(this.db);
+  }
+
+  syncState(): SyncStateSlot {
+    return syncStateFile(this.location);
   }
 
   async close(): Promise<void> {

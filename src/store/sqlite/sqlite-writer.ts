@@ -10,10 +10,10 @@ import { fileFromRow, type FileRowDb } from './rows.js';
 import { readSessionEvents } from './session-events.js';
 import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
-import { recomputeTotals, saveSummary } from './session-summary.js';
-import { refreshUsageCalls } from './usage-calls.js';
-import { DROP_COVERED_MIRRORS, MARK_MIRROR_PARENTS_DIRTY } from '../shared/usage-mirrors.js';
+import { clearUsage, recomputeTotals, saveSummary } from './session-summary.js';
+import { storedCallKeys, writeUsageCalls } from './usage-calls.js';
 import { compactTiebreak, compactUsageKey, UNATTRIBUTED_SID } from '../shared/event-row.js';
+import { summarizeDirty, type SummaryPort, type SummaryTarget } from '../shared/summarize-dirty.js';
 
 /** Input bytes per commit when batches are grouped. */
 const GROUP_BYTES = 4 * 1024 * 1024;
@@ -101,6 +101,8 @@ export class SqliteIngestWriter implements IngestWriter {
       adjustCounts: db.prepare('UPDATE files SET lines = lines - ?, bad_lines = bad_lines - ?, events = events - ? WHERE id = ?'),
       sidDirty: db.prepare('UPDATE sessions SET dirty = 1 WHERE sid = ?'),
       dirty: db.prepare('SELECT sid, id, format, facts, root_id FROM sessions WHERE dirty = 1 ORDER BY id'),
+      target: db.prepare('SELECT sid, id, format, facts, root_id FROM sessions WHERE sid = ?'),
+      links: db.prepare('SELECT sid, id, parent_id FROM sessions'),
     };
   }
 
@@ -189,7 +191,7 @@ export class SqliteIngestWriter implements IngestWriter {
   private unattributed(): SessionCache {
     if (!this.noSession) {
       const row = this.st.maxSeq.get(UNATTRIBUTED_SID) as { n: number | null };
-      this.noSession = { sid: UNATTRIBUTED_SID, facts: { id: '', format: 'control-plane' }, nextSeq: (row.n ?? 0) + 1, factsChanged: false };
+      this.noSession = { sid: UNATTRIBUTED_SID, facts: { id: '', format: '' }, nextSeq: (row.n ?? 0) + 1, factsChanged: false };
     }
     return this.noSession;
   }
@@ -344,41 +346,35 @@ export class SqliteIngestWriter implements IngestWriter {
 
   async summarizeDirty(summarize: Summarizer): Promise<number> {
     this.commitGroup();
-    // Mirrored calls a child session records itself stop counting in the parent (usage-mirrors.ts).
-    this.db.transaction(() => {
-      this.db.prepare(MARK_MIRROR_PARENTS_DIRTY).run();
-      this.db.prepare(DROP_COVERED_MIRRORS).run();
-    })();
-    const dirty = this.st.dirty.all() as { sid: number; id: string; format: Format; facts: string; root_id: number }[];
-    // Commit every ~5,000 events' worth of summaries: few transactions, bounded memory.
-    let pending: (() => void)[] = [];
-    let pendingEvents = 0;
-    // The last group also rolls the token totals up: committed with the last dirty flags cleared, so
-    // a crash can never leave summaries whose parents' totals no later run would recompute.
-    const flush = (last: boolean) => {
-      const jobs = pending;
-      this.db.transaction(() => {
-        jobs.forEach((j) => j());
-        if (last) recomputeTotals(this.db);
-      })();
-      pending = [];
-      pendingEvents = 0;
+    return summarizeDirty(this.summaryPort(), summarize);
+  }
+
+  /** The engine side of store/shared/summarize-dirty.ts. */
+  private summaryPort(): SummaryPort {
+    const db = this.db;
+    const target = (r: { sid: number; id: string; format: Format; facts: string; root_id: number }): SummaryTarget => ({
+      sid: r.sid, id: r.id, format: r.format, facts: JSON.parse(r.facts) as SessionFacts, rootId: r.root_id,
+    });
+    type TargetRow = Parameters<typeof target>[0];
+    return {
+      sessionLinks: async () => (this.st.links.all() as { sid: number; id: string; parent_id: string | null }[]).map((r) => ({ sid: r.sid, id: r.id, parentId: r.parent_id })),
+      dirtySessions: async () => (this.st.dirty.all() as TargetRow[]).map(target),
+      target: async (sid) => target(this.st.target.get(sid) as TargetRow),
+      sessionEvents: async (t) => readSessionEvents(db, t.sid, t.id),
+      callKeys: async (sids, mirror) => storedCallKeys(db, sids, mirror),
+      commit: async (jobs, last) => {
+        db.transaction(() => {
+          for (const j of jobs) {
+            // With the summary that clears the dirty flag: a crash after it must not leave calls or
+            // counted mirrors that no later summarise would refresh.
+            clearUsage(db, j.target.sid, j.dropUsage);
+            saveSummary(db, j.target.sid, j.target.id, j.target.rootId, j.out);
+            writeUsageCalls(db, j.target.sid, j.calls);
+          }
+          if (last) recomputeTotals(db);
+        })();
+      },
     };
-    for (const row of dirty) {
-      const events = readSessionEvents(this.db, row.sid, row.id);
-      const facts = JSON.parse(row.facts) as SessionFacts;
-      const out = summarize(row.format, { facts, events });
-      pending.push(() => {
-        saveSummary(this.db, row.sid, row.id, row.root_id, out);
-        // In the transaction that clears the session's dirty flag: a crash after it must not leave
-        // calls that no later summarise would refresh.
-        refreshUsageCalls(this.db, [row.sid]);
-      });
-      pendingEvents += events.length + 1;
-      if (pendingEvents >= 5000) flush(false);
-    }
-    if (dirty.length > 0) flush(true);
-    return dirty.length;
   }
 
   async release(): Promise<void> {

@@ -1,37 +1,22 @@
-// The usage_calls table: each session's LLM calls, one row per call, kept beside the events so
-// that usage reports read a few narrow rows instead of scanning every event (a 500 MB corpus:
-// ~32,000 calls among ~280,000 events). Refreshed whenever a session is re-summarised.
-//
-// The choice is the summarisers' rule (src/usage/calls.ts documents it): per session and usage
-// key, the record with the largest total; on a tie the earlier one (no time first, then time,
-// then sequence).
+// The usage_calls table: each session's LLM calls, one narrow row per call as its summariser chose
+// them (src/core/llm-calls.ts), so usage reports read a few grouped rows instead of scanning every
+// event (a 500 MB corpus: ~32,000 calls among ~280,000 events). The engine only stores and reads.
 
 import type Database from 'better-sqlite3';
+import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
+import { keyToParts } from '../../core/time.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
 
-/** A JSON value as a number: numbers as they are, numeric text converted, anything else NULL. */
-const NUMBER = (v: string) =>
-  `(CASE typeof(${v}) WHEN 'integer' THEN ${v} WHEN 'real' THEN ${v} WHEN 'text' THEN (CASE WHEN trim(${v}) <> '' AND trim(${v}) NOT GLOB '*[^0-9.eE+-]*' THEN CAST(trim(${v}) AS REAL) END) END)`;
-
-/** Rows of the chosen calls; `where` narrows the events (e.g. `sid = ?`). */
-export function chosenCallsSelect(where: string): string {
-  return `SELECT sid, ts_ms, ts_ns, seq, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost FROM (
-  SELECT sid, ts_ms, ifnull(ts_ns, 0) AS ts_ns, seq, model, tok_in, ifnull(tok_out, 0) AS tok_out, ifnull(tok_cw, 0) AS tok_cw,
-    ifnull(${NUMBER("json_extract(attrs, '$.cacheWrite1h')")}, 0) AS tok_cw1h, ifnull(tok_cr, 0) AS tok_cr, ${NUMBER("json_extract(attrs, '$.costUsd')")} AS cost,
-    row_number() OVER (
-      PARTITION BY sid, ifnull(usage_key, ifnull(message_id, 'null') || ':' || ifnull(request_id, 'null'))
-      ORDER BY tok_in + ifnull(tok_out, 0) + ifnull(tok_cw, 0) + ifnull(tok_cr, 0) DESC, ts_ms IS NOT NULL, ts_ms, ifnull(ts_ns, 0), seq
-    ) AS pick
-  FROM events WHERE tok_in IS NOT NULL AND ${where}
-) WHERE pick = 1`;
-}
-
+/** The table as schema 4 has it (migrations.ts). */
 export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
   sid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  call_key TEXT NOT NULL,
+  -- 1: a copy of another session's call (LlmCall.mirror)
+  mirror INTEGER NOT NULL,
   ts_ms INTEGER,
   ts_ns INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
   model TEXT,
   tok_in INTEGER NOT NULL,
   tok_out INTEGER NOT NULL,
@@ -43,20 +28,32 @@ export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
 );
 CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
 
-const INSERT = (where: string) =>
-  `INSERT INTO usage_calls (sid, ts_ms, ts_ns, seq, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost) ${chosenCallsSelect(where)}`;
+const statements = new WeakMap<Database.Database, { del: Database.Statement; ins: Database.Statement }>();
 
-/** Fill usage_calls for every session (the migration that adds it). */
-export const FILL_USAGE_CALLS = `${INSERT('1')};`;
-
-/** Recompute the calls of these sessions (after their events changed). */
-export function refreshUsageCalls(db: Database.Database, sids: readonly number[]): void {
-  const del = db.prepare('DELETE FROM usage_calls WHERE sid = ?');
-  const ins = db.prepare(INSERT('sid = ?'));
-  for (const sid of sids) {
-    del.run(sid);
-    ins.run(sid);
+/** Replace the calls of session `sid`. Call inside the transaction that saves its summary. */
+export function writeUsageCalls(db: Database.Database, sid: number, calls: readonly LlmCall[]): void {
+  let st = statements.get(db);
+  if (!st) {
+    st = {
+      del: db.prepare('DELETE FROM usage_calls WHERE sid = ?'),
+      ins: db.prepare(`INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    };
+    statements.set(db, st);
   }
+  st.del.run(sid);
+  for (const c of calls) {
+    const [ms, ns] = c.tsKey === null ? [null, 0] : keyToParts(c.tsKey);
+    st.ins.run(sid, c.seq, c.key, c.mirror ? 1 : 0, ms, ns, c.model, c.input, c.output, c.cacheWrite, c.cacheWrite1h, c.cacheRead, c.costUsd);
+  }
+}
+
+/** Keys of the stored calls of these sessions: mirrors, or first-hand ones. */
+export function storedCallKeys(db: Database.Database, sids: readonly number[], mirror: boolean): Set<string> {
+  const st = db.prepare('SELECT call_key FROM usage_calls WHERE sid = ? AND mirror = ?').pluck();
+  const keys = new Set<string>();
+  for (const sid of sids) for (const k of st.all(sid, mirror ? 1 : 0) as string[]) keys.add(k);
+  return keys;
 }
 
 /**
@@ -81,7 +78,7 @@ export function readUsageCallGroups(db: Database.Database, threshold: number): {
     .all(threshold) as unknown[][];
   const groups: UsageCallGroupRow[] = [];
   for (const g of grouped) {
-    // Entries of no session (sid 0) have no session row: no report counts them.
+    // Rows of a session no longer listed have no session row: no report counts them.
     const sessionId = idOf.get(g[0] as number);
     if (sessionId === undefined) continue;
     groups.push({

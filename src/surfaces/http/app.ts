@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
 import { HindsightError } from '../../core/errors.js';
+import { formatLabels } from '../../formats/registry.js';
 import type { Store } from '../../store/store.js';
 import { findTool, TOOLS } from '../../tools/registry.js';
 import type { AnyTool, ToolResult } from '../../tools/tool.js';
@@ -131,6 +132,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
 
   app.get('/api/tools', (c) => c.json(toolDescriptions()));
   app.all('/api/tools', (c) => notAllowed(c, 'GET'));
+  // The formats this build reads, for the viewer's format filters (so they never list ids of their own).
+  app.get('/api/formats', async (c) => c.json({ status: 'ok', formats: await formatLabels() }));
+  app.all('/api/formats', (c) => notAllowed(c, 'GET'));
   app.get('/api/openapi.json', (c) => c.json((openApi ??= buildOpenApi({ tokenRequired: token !== undefined || tokens !== undefined }))));
   app.all('/api/openapi.json', (c) => notAllowed(c, 'GET'));
 

@@ -7,12 +7,12 @@
 // call (the prompt or the tool result sent with the request) to the call's first response line.
 // null where neither is known (the first event, a call without a time).
 
-import type { Format } from '../../core/model.js';
+import { chosenUsage } from '../../analysis/session-events.js';
 import { keyToIso, keyToMillis } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
 import { callCost, type CostMode } from '../../usage/cost.js';
 import { eventCallTokens, finiteNumber, recordedUsd } from '../../usage/event-cost.js';
-import { chosenUsage } from './events.js';
 
 export interface CallRow {
   call_num: number;
@@ -46,12 +46,12 @@ function requestStarts(events: readonly StoredEvent[]): Map<string, number | nul
   return starts;
 }
 
-export function callRows(format: Format, events: readonly StoredEvent[], mode: CostMode): CallRow[] {
+export function callRows(profile: FormatProfile, events: readonly StoredEvent[], mode: CostMode): CallRow[] {
   const measured = requestStarts(events);
-  return chosenUsage(format, events).map((e, i) => {
+  return chosenUsage(profile, events).map((e, i) => {
     const u = e.usage!;
     const logged = loggedLatency(e);
-    const between = format === 'claude-code' ? (measured.get(u.key) ?? null) : null;
+    const between = profile.latencyBetweenLines ? (measured.get(u.key) ?? null) : null;
     const latency = logged ?? between;
     return {
       call_num: i + 1,

@@ -8,7 +8,7 @@ import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { SessionRow } from '../../store/store.js';
 import { runTool } from '../tool.js';
-import { usageReport as usageReportTool } from '../usage-report/index.js';
+import { findTool } from '../registry.js';
 import { analyzeEvents } from './index.js';
 
 type Result = Record<string, any>;
@@ -44,7 +44,7 @@ describe('usage', () => {
   });
 
   it('prices a session and its sub-agents to the cent of usage_report, and per turn to the session total', async () => {
-    const report = (await runTool(usageReportTool, { group_by: 'session', limit: 500 }, { store })) as Result;
+    const report = (await runTool(findTool('usage_report')!, { group_by: 'session', limit: 500 }, { store })) as Result;
     const rows = new Map<string, Result>(report.rows.map((row: Result) => [row.session_id, row]));
     let priced = 0;
     for (const s of sessions.filter((x) => x.parentId === null)) {

@@ -7,10 +7,11 @@ import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactA
 import { resolveSession } from '../session-ref.js';
 import { COST_MODES } from '../../usage/cost.js';
 import { defineTool } from '../tool.js';
-import { errorItem, problemEvents } from './errors.js';
-import { ownEvents } from './events.js';
-import { eventsSummary } from './summary.js';
-import { turnTimeline } from './timeline.js';
+import { eventsSummary } from '../../analysis/event-counts.js';
+import { errorItem, problemEvents } from '../../analysis/problem-events.js';
+import { ownEvents } from '../../analysis/session-events.js';
+import { turnTimeline } from '../../analysis/turn-timeline.js';
+import { profileOf } from '../../formats/registry.js';
 import { usageReport } from './usage.js';
 import { callRows } from './calls.js';
 
@@ -50,12 +51,13 @@ export const analyzeEvents = defineTool({
     if (!analysis) throw InvalidArguments(`analysis_type is required: one of ${ANALYSES.join(', ')}.`);
     const session = await resolveSession(store, args.session_id);
     const events = await ownEvents(store, session.id);
+    const profile = await profileOf(session.format);
     const head = { session_id: session.id, analysis_type: analysis };
     switch (analysis) {
       case 'summary':
         return { ...head, ...eventsSummary(events) };
       case 'usage':
-        return { ...head, ...usageReport(session, events, args.cost_mode) };
+        return { ...head, ...usageReport(session, profile, events, args.cost_mode) };
       case 'errors': {
         const problems = problemEvents(events);
         const items = problems.slice(args.offset, args.offset + args.limit).map((p) => errorItem(p, args.redact));
@@ -69,13 +71,13 @@ export const analyzeEvents = defineTool({
         return fitMaxBytes(body, 'errors', args.max_bytes);
       }
       case 'calls': {
-        const rows = callRows(session.format, events, args.cost_mode);
+        const rows = callRows(profile, events, args.cost_mode);
         const calls = rows.slice(args.offset, args.offset + args.limit);
         const body = { ...head, call_count: rows.length, ...page(rows.length, args.limit, args.offset, calls.length), calls };
         return fitMaxBytes(body, 'calls', args.max_bytes);
       }
       case 'timeline': {
-        const t = turnTimeline(session, events, args.cost_mode);
+        const t = turnTimeline(session, profile, events, args.cost_mode);
         const turns = t.turns.slice(args.offset, args.offset + args.limit);
         const body = {
           ...head,

@@ -1,20 +1,18 @@
 // analysis 'usage': LLM requests (distinct usage keys), tokens by kind, tool calls by name and
 // models and cost — the session's own, counted as its summary counts them, priced like usage_report.
 
-import { SYNTHETIC_MODEL } from '../../formats/claude-code/usage.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import { chosenUsage, toolCalls } from '../../analysis/session-events.js';
+import { tokensOf } from '../../analysis/turn-timeline.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
 import type { SessionRow } from '../../store/store.js';
 import type { CostMode } from '../../usage/cost.js';
 import { costOfEvents } from '../../usage/event-cost.js';
 import { PRICES_AS_OF } from '../../usage/pricing.js';
 import { tokensView } from '../session-view.js';
-import { toolLedger } from '../session-rules.js';
-import { chosenUsage, toolCalls } from './events.js';
-import { tokensOf } from './timeline.js';
 
-
-export function usageReport(session: SessionRow, events: readonly StoredEvent[], mode: CostMode) {
-  const chosen = chosenUsage(session.format, events);
+export function usageReport(session: SessionRow, profile: FormatProfile, events: readonly StoredEvent[], mode: CostMode) {
+  const chosen = chosenUsage(profile, events);
   const tokens = tokensOf(chosen);
   const byModel = new Map<string, StoredEvent[]>();
   for (const e of chosen) {
@@ -24,10 +22,10 @@ export function usageReport(session: SessionRow, events: readonly StoredEvent[],
     else byModel.set(model, [e]);
   }
   const models = [...byModel]
-    .filter(([m]) => m !== SYNTHETIC_MODEL)
+    .filter(([m]) => !profile.placeholderModels.includes(m))
     .map(([model, list]) => ({ model, requests: list.length, tokens: tokensOf(list), cost_usd: costOfEvents(list, mode).cost_usd }))
     .sort((a, b) => b.requests - a.requests || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
-  const calls = toolCalls(events, toolLedger(session, events));
+  const calls = toolCalls(events, profile.toolLedger(session, events));
   const byName = new Map<string, number>();
   for (const c of calls) byName.set(c.name, (byName.get(c.name) ?? 0) + 1);
   return {

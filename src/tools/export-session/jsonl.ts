@@ -11,12 +11,11 @@
 
 import { jsonDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import { redactValue } from '../../core/redact.js';
+import type { FormatProfile, SharedLedgers } from '../../formats/profile.js';
+import { profileOf } from '../../formats/registry.js';
 import type { SessionRow, Store } from '../../store/store.js';
 
 const PAGE = 500;
-const PLANE_ORDER = ['ho2m', 'ho1m', 'governance'];
-
-const isDocument = (ledger: string): boolean => ledger === 'metadata' || ledger.endsWith('.meta');
 
 /** A line, with any secret redacted; unchanged lines keep their exact bytes. */
 function redactLine(text: string): string {
@@ -32,9 +31,11 @@ function redactLine(text: string): string {
   return JSON.stringify(redacted) === JSON.stringify(value) ? text : JSON.stringify(redacted);
 }
 
-async function* planeLines(store: Store, session: SessionRow): AsyncGenerator<string> {
+/** A session's entries of ledgers its root shares with every session (see SharedLedgers), in the format's ledger order. */
+async function* sharedLedgerLines(store: Store, session: SessionRow, shared: SharedLedgers): AsyncGenerator<string> {
   const ledgers = await store.sessionLedgers(session.id);
-  const rank = (l: string) => (PLANE_ORDER.indexOf(l) + PLANE_ORDER.length + 1) % (PLANE_ORDER.length + 1);
+  const order = shared.names;
+  const rank = (l: string) => (order.indexOf(l) + order.length + 1) % (order.length + 1);
   const ordered = [...ledgers].sort((a, b) => rank(a.ledger) - rank(b.ledger) || a.ledger.localeCompare(b.ledger));
   for (const ledger of ordered) {
     const fileIds = ledger.files.filter((f) => !f.superseded).map((f) => f.fileId);
@@ -48,14 +49,14 @@ async function* planeLines(store: Store, session: SessionRow): AsyncGenerator<st
   }
 }
 
-async function* fileLines(store: Store, session: SessionRow, includeSubagents: boolean): AsyncGenerator<string> {
+async function* fileLines(store: Store, session: SessionRow, profile: FormatProfile, includeSubagents: boolean): AsyncGenerator<string> {
   const ids = [session.id, ...(includeSubagents ? await store.sessionDescendants(session.id) : [])];
   const seen = new Set<number>();
   for (const id of ids) {
     const own = id === session.id ? session : await store.getSession(id);
     const main = own?.mainLedger ?? 'transcript';
     const ledgers = (await store.sessionLedgers(id))
-      .filter((l) => !isDocument(l.ledger))
+      .filter((l) => !profile.isDocumentLedger(l.ledger))
       // A Claude Code parent lists its sub-agent files as its ledgers: without sub-agents, its own file only.
       .filter((l) => includeSubagents || id !== session.id || l.ledger === main || !l.ledger.startsWith('agent-'))
       .sort((a, b) => Number(b.ledger === main) - Number(a.ledger === main) || a.ledger.localeCompare(b.ledger));
@@ -75,6 +76,7 @@ async function* fileLines(store: Store, session: SessionRow, includeSubagents: b
 
 /** The session's raw lines (see the module comment for the order). */
 export async function* jsonlLines(store: Store, session: SessionRow, opts: { includeSubagents: boolean; redact: boolean }): AsyncGenerator<string> {
-  const lines = session.format === 'control-plane' ? planeLines(store, session) : fileLines(store, session, opts.includeSubagents);
+  const profile = await profileOf(session.format);
+  const lines = profile.sharedLedgers ? sharedLedgerLines(store, session, profile.sharedLedgers) : fileLines(store, session, profile, opts.includeSubagents);
   for await (const line of lines) yield opts.redact ? redactLine(line) : line;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markdownLines } from './markdown.js';
-import type { Obj } from './summarise-tool.js';
+import type { Obj } from '../../formats/shared/tool-summary.js';
 
 async function render(entries: Obj[]): Promise<string> {
   async function* gen() {

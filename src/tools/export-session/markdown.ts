@@ -7,7 +7,7 @@
 // markdown viewer would print them as junk.
 
 import { stripControl } from '../../core/control-chars.js';
-import type { Obj } from './summarise-tool.js';
+import type { Obj } from '../../formats/shared/tool-summary.js';
 
 const FACT_KEYS = ['size', 'count', 'exit', 'code', 'cut'];
 /** Calls held back waiting for their results before they are written anyway (bounds memory). */

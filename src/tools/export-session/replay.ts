@@ -13,7 +13,7 @@
 // session the following entries come from ("main" for the exported session), ctx model the
 // model that session's next responses use.
 //
-// Mapping per format:
+// Mapping per format (each in its folder's replay.ts: src/formats/<id>/replay.ts):
 // - Claude Code: user text blocks → user m (Claude Code's own wrapper text keeps `kind`); assistant
 //   text → assistant m (API errors add status error); thinking → thinking: true; tool_use →
 //   tool + args; tool_result → tool_result + status + per-tool facts; Task / Agent calls → r agent
@@ -37,14 +37,12 @@
 //   llm:response (ctx model); metadata.json gives the header's cwd only.
 
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
 import type { SessionRow, Store } from '../../store/store.js';
-import { lineKey, loadLines } from '../reconstruct-session/evidence.js';
-import { amplifierMapper } from './replay-amplifier.js';
-import { claudeMapper } from './replay-claude.js';
-import { planeMapper } from './replay-plane.js';
-import type { FormatMapper, MapContext } from './replay-shared.js';
-import type { Obj } from './summarise-tool.js';
+import { lineKey, loadLines } from '../../analysis/evidence-lines.js';
+import type { Obj } from '../../formats/shared/tool-summary.js';
+import type { ReplayContext } from '../../formats/profile.js';
+import { profileOf } from '../../formats/registry.js';
 
 export interface ReplayOptions {
   includeSubagents: boolean;
@@ -61,16 +59,9 @@ export interface ReplayOptions {
 export const USER_TEXT_LIMIT = 1024;
 /** Events per timeline page: enough to amortise the store calls, small enough to stay flat. */
 const PAGE = 500;
-const SYNTHETIC = '<synthetic>';
 /** An entry that stands for a tool call or its result (detail mode tags it with the call id). */
 const isCallEntry = (entry: Obj): boolean =>
   entry.tool !== undefined || entry.tool_result !== undefined || entry.r === 'agent' || entry.r === 'agent_result';
-
-const MAPPERS: Record<string, FormatMapper> = {
-  'claude-code': claudeMapper,
-  'control-plane': planeMapper,
-  amplifier: amplifierMapper,
-};
 
 /** Every event of the (merged) timeline, a page at a time. */
 export async function* timelineEvents(store: Store, id: string, descendants: boolean): AsyncGenerator<StoredEvent[]> {
@@ -81,10 +72,9 @@ export async function* timelineEvents(store: Store, id: string, descendants: boo
   }
 }
 
-/** Claude Code Task / Agent call id → sub-agent id, from results and progress lines (events only, no payloads). */
+/** Tool call id → sub-agent id, from the events that name both (Claude Code results and progress lines; no payloads). */
 async function agentsOfCalls(store: Store, session: SessionRow): Promise<Map<string, string>> {
   const map = new Map<string, string>();
-  if (session.format !== 'claude-code') return map;
   for await (const events of timelineEvents(store, session.id, false)) {
     for (const e of events) {
       const agent = typeof e.attrs.agentId === 'string' ? e.attrs.agentId : e.ids.agent;
@@ -130,11 +120,11 @@ function agentLabel(rootId: string, sessionId: string): string {
  */
 export async function* replayEntries(store: Store, session: SessionRow, opts: ReplayOptions): AsyncGenerator<Obj> {
   yield replayHeader(session);
-  const mapper = MAPPERS[session.format];
-  if (!mapper) throw new Error(`no replay mapping for the ${session.format} format`);
-  const cx: MapContext = {
+  const profile = await profileOf(session.format);
+  const mapper = profile.replay;
+  const cx: ReplayContext = {
     userTextLimit: opts.userTextLimit,
-    agentOfCall: await agentsOfCalls(store, session),
+    agentOfCall: mapper.linksAgentCalls ? await agentsOfCalls(store, session) : new Map(),
     sessionId: session.id,
     places: new Map(),
     detail: opts.detail ?? false,
@@ -152,7 +142,7 @@ export async function* replayEntries(store: Store, session: SessionRow, opts: Re
       const stamp = t === null ? {} : { t };
       const model = e.usage?.model;
       const pending: Obj[] = [];
-      if (model && model !== SYNTHETIC && models.get(e.sessionId) !== model) {
+      if (model && !profile.placeholderModels.includes(model) && models.get(e.sessionId) !== model) {
         models.set(e.sessionId, model);
         pending.push({ ctx: 'model', v: model });
       }

@@ -9,7 +9,7 @@ import { assistantLine, makeConfigDir, SID, SLUG, text, toolResult, toolUse, use
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { runTool } from '../tool.js';
-import { capText, capValue, groupDigits } from './cap.js';
+import { capText, capValue, groupDigits } from '../../analysis/text-cap.js';
 import { getEvents } from './index.js';
 
 type Result = Record<string, any>;

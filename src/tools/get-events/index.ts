@@ -4,10 +4,10 @@
 
 import { z } from 'zod';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
-import { isErrorEvent, ownEvents } from '../analyze-events/events.js';
-import { lineKey, loadLines } from '../reconstruct-session/evidence.js';
+import { lineKey, loadLines } from '../../analysis/evidence-lines.js';
+import { isErrorEvent, ownEvents } from '../../analysis/session-events.js';
 import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
 import { EVENT_CHARS, project, VALUE_CHARS } from './project.js';

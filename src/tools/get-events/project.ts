@@ -2,8 +2,8 @@
 // `message.content.0.text`) out of an event's raw line, each value bounded, the whole event
 // bounded too: whatever a line holds, a projected event stays a few kilobytes.
 
-import type { LineValue } from '../reconstruct-session/evidence.js';
-import { capValue } from './cap.js';
+import type { LineValue } from '../../analysis/evidence-lines.js';
+import { capValue } from '../../analysis/text-cap.js';
 
 /** Characters one projected value may take. */
 export const VALUE_CHARS = 1_000;

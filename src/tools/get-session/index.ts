@@ -3,9 +3,10 @@
 
 import { z } from 'zod';
 import { maxBytesArg, page, redactArg } from '../envelope.js';
-import { ownEvents } from '../analyze-events/events.js';
-import { eventsSummary } from '../analyze-events/summary.js';
-import { errorItem, problemEvents } from '../analyze-events/errors.js';
+import { eventsSummary } from '../../analysis/event-counts.js';
+import { errorItem, problemEvents } from '../../analysis/problem-events.js';
+import { ownEvents } from '../../analysis/session-events.js';
+import { profileOf } from '../../formats/registry.js';
 import { resolveSession } from '../session-ref.js';
 import { sourceLens } from '../../sync/source.js';
 import { defineTool } from '../tool.js';
@@ -69,7 +70,7 @@ export const getSession = defineTool({
     const needEvents = args.include_events_summary || args.include_transcript;
     const events = needEvents ? await ownEvents(store, session.id) : [];
     // Where the data lives when sync is in use (the seed's `source`): read from the local sync state, no network.
-    const source = sourceLens(store).sourceOf(session);
+    const source = (await sourceLens(store)).sourceOf(session);
     // The seed's optional parts are always present: null unless asked for.
     const body: Record<string, unknown> & { transcript?: { count: number; limit: number; offset: number; messages: unknown[] } | null } = {
       ...metadata,
@@ -85,7 +86,7 @@ export const getSession = defineTool({
       };
     }
     if (args.include_transcript) {
-      const { total, messages } = await transcriptPage(store, session.format, events, args.transcript_offset, args.transcript_limit, args.redact);
+      const { total, messages } = await transcriptPage(store, await profileOf(session.format), events, args.transcript_offset, args.transcript_limit, args.redact);
       body.transcript = { ...page(total, args.transcript_limit, args.transcript_offset, messages.length), messages };
     }
     return fitTranscript(body, args.max_bytes) as typeof body & { session_id: string };

@@ -4,8 +4,8 @@
 // document as written (`metadata`) and the facts Hindsight derived from it (`facts`, each bounded).
 
 import type { SessionRow, Store } from '../../store/store.js';
-import { capValue } from '../get-events/cap.js';
-import { seedListFields } from '../list-sessions/seed-fields.js';
+import { seedListFields } from '../../analysis/seed-fields.js';
+import { capValue } from '../../analysis/text-cap.js';
 import { sessionListItem, tokensView } from '../session-view.js';
 import { metadataDocument } from './metadata-document.js';
 

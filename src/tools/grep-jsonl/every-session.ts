@@ -4,6 +4,7 @@
 // sub-agents), format, project (substring) and since (sessions active on or after a UTC day).
 
 import type { Format } from '../../core/model.js';
+import { profilesOf } from '../../formats/registry.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import type { LedgerFile } from '../ledger-address.js';
 import { resolveSession } from '../session-ref.js';
@@ -80,6 +81,9 @@ export async function everySessionFiles(store: Store, filters: EverySessionFilte
   const sessions = await chosenSessions(store, filters);
   const narrowed = filters.session_id !== undefined || filters.project !== undefined || filters.since !== undefined;
   const chosen = new Set(sessions.map((s) => s.id));
+  const profiles = await profilesOf(sessions.map((s) => s.format));
+  // Ledgers shared by every session of a root name each line's session; other files have one.
+  const shared = (format: string): boolean => profiles.get(format)?.sharedLedgers != null;
   const byFile = new Map<number, GrepFile>();
   // A file belongs to the outermost session listing it (an inline sidechain lists its parent's
   // transcript), except a sub-agent file (ledger agent-<id>), which its parent lists too and which
@@ -91,7 +95,7 @@ export async function everySessionFiles(store: Store, filters: EverySessionFilte
         if (f.superseded || (byFile.has(f.fileId) && !ownAgentFile)) continue;
         byFile.set(f.fileId, {
           fileId: f.fileId, file: f.relPath, lines: f.lines, path: f.path, size: f.size, mtimeMs: f.mtimeMs, offset: f.offset,
-          ledger: l.ledger, format: s.format, sessionId: s.format === 'control-plane' ? null : s.id,
+          ledger: l.ledger, format: s.format, sessionId: shared(s.format) ? null : s.id,
         });
       }
     }
@@ -100,7 +104,7 @@ export async function everySessionFiles(store: Store, filters: EverySessionFilte
   const lineSessions = new Map<number, Map<number, string | null>>();
   const only = new Map<number, number[]>();
   for (const f of files) {
-    if (f.format !== 'control-plane') continue;
+    if (!shared(f.format)) continue;
     const lines = await entrySessions(store, f.fileId);
     lineSessions.set(f.fileId, lines);
     if (narrowed) only.set(f.fileId, [...lines].filter(([, sid]) => sid !== null && chosen.has(sid)).map(([line]) => line).sort((a, b) => a - b));

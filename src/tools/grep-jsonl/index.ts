@@ -15,7 +15,7 @@ import { FORMATS } from '../../formats/registry.js';
 import { MAX_PATTERN_LENGTH, planUserSearch, type SearchPlan } from '../../core/safe-regex.js';
 import type { EvidenceBlockView, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
-import { ledgerAddressArgs, resolveLedger, type LedgerFile, type LedgerSelection } from '../ledger-address.js';
+import { hasPlaneRoot, ledgerAddressArgs, resolveLedger, type LedgerFile, type LedgerSelection } from '../ledger-address.js';
 import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
 import { InvalidArguments } from '../../core/errors.js';
@@ -282,7 +282,7 @@ async function defaultScope(
   if (args.ledger !== undefined || args.root !== undefined) return 'ledger';
   if (args.format !== undefined || args.project !== undefined || args.since !== undefined) return 'all';
   if (args.session_id !== undefined) return 'ledger';
-  return (await store.listRoots('control-plane')).length > 0 ? 'ledger' : 'all';
+  return (await hasPlaneRoot(store)) ? 'ledger' : 'all';
 }
 
 interface SearchTarget {

@@ -3,9 +3,9 @@
 // session's last error, or from how it stopped when it was interrupted.
 
 import type { SessionRow } from '../../store/store.js';
-import type { StoredEvent } from '../../formats/importer.js';
-import { isErrorEvent } from '../analyze-events/events.js';
-import { answeredToolCalls } from '../session-overview/stats.js';
+import type { StoredEvent } from '../../core/events.js';
+import { isErrorEvent } from '../../analysis/session-events.js';
+import { answeredToolCalls } from '../../analysis/session-stats.js';
 
 const LABEL_CHARS = 80;
 

@@ -1,39 +1,14 @@
 // Files a session changed: the distinct paths its write and edit tool calls named (sub-agents
 // included by the caller), read from the calls' evidence lines because event summaries are cut.
+// Where a call's input is in its line is the format's to say (its profile's toolCallInput).
 
-import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import { loadLines, lineKey } from '../../analysis/evidence-lines.js';
+import { toolFamily, type Obj } from '../../formats/shared/tool-summary.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
 import type { Store } from '../../store/store.js';
-import { toolFamily } from '../export-session/summarise-tool.js';
-import { loadLines, lineKey, type Obj } from '../reconstruct-session/evidence.js';
-import { amplifierBlockOf, asObj, claudeBlockOf } from '../reconstruct-session/payload.js';
 
 const FILE_KEYS = ['file_path', 'path', 'notebook_path', 'filename', 'file'];
-
-/** Tool arguments are sometimes a JSON string (OpenAI-style `arguments`). */
-function objectOf(v: unknown): Obj | undefined {
-  if (typeof v === 'string') {
-    try {
-      return asObj(JSON.parse(v));
-    } catch {
-      return undefined;
-    }
-  }
-  return asObj(v);
-}
-
-/** The input a tool call was given, from its evidence line, for every format's shape. */
-export function toolCallInput(format: Format, e: StoredEvent, line: Obj): Obj | undefined {
-  if (format === 'claude-code') return objectOf(claudeBlockOf(e, line)?.input);
-  if (format === 'amplifier') {
-    const data = asObj(line.data);
-    if (data) return objectOf(data.tool_input ?? data.arguments ?? data.input);
-    const block = asObj(amplifierBlockOf(e, line));
-    return objectOf(block?.input ?? block?.arguments);
-  }
-  const metadata = asObj(line.metadata);
-  return objectOf(metadata?.arguments ?? metadata?.tool_input ?? line.arguments ?? line.input);
-}
 
 function pathOf(input: Obj | undefined): string | undefined {
   if (!input) return undefined;
@@ -45,7 +20,7 @@ function pathOf(input: Obj | undefined): string | undefined {
 }
 
 /** Distinct paths written or edited by the tool-call events given, sorted. */
-export async function filesTouched(store: Store, format: Format, events: readonly StoredEvent[]): Promise<string[]> {
+export async function filesTouched(store: Store, profile: FormatProfile, events: readonly StoredEvent[]): Promise<string[]> {
   const calls = events.filter((e) => e.kind === 'tool_call' && e.toolName !== null && ['write', 'edit'].includes(toolFamily(e.toolName)));
   if (calls.length === 0) return [];
   const lines = await loadLines(store, calls);
@@ -53,7 +28,7 @@ export async function filesTouched(store: Store, format: Format, events: readonl
   for (const e of calls) {
     const line = lines.get(lineKey(e));
     if (!line || !('obj' in line)) continue;
-    const path = pathOf(toolCallInput(format, e, line.obj));
+    const path = pathOf(profile.toolCallInput(e, line.obj));
     if (path !== undefined) paths.add(path);
   }
   return [...paths].sort();

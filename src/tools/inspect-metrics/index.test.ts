@@ -8,7 +8,7 @@ import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { SessionRow } from '../../store/store.js';
 import { runTool } from '../tool.js';
-import { usageReport } from '../usage-report/index.js';
+import { findTool } from '../registry.js';
 import { inspectMetrics } from './index.js';
 
 type Result = Record<string, any>;
@@ -59,7 +59,7 @@ describe('recent', () => {
 
 describe('session', () => {
   it("a session's turns, with the rows before and after them, add up to its own cost; its cost equals usage_report's row", async () => {
-    const report = (await runTool(usageReport, { group_by: 'session', limit: 500 }, { store })) as Result;
+    const report = (await runTool(findTool('usage_report')!, { group_by: 'session', limit: 500 }, { store })) as Result;
     for (const s of all.filter((x) => x.parentId === null)) {
       const r = await call({ view: 'session', session_id: s.id, limit: 500, max_bytes: 10_000_000 });
       expect(r.status, s.id).toBe('ok');
@@ -96,7 +96,7 @@ describe('stats', () => {
     expect(r.sessions).toBe(top.length);
     expect(r.completed + r.errored + r.interrupted + r.active).toBe(r.sessions);
     expect(r.success_rate).toBeCloseTo(r.completed / (r.completed + r.errored + r.interrupted), 3);
-    const report = (await runTool(usageReport, { group_by: 'session', limit: 500 }, { store })) as Result;
+    const report = (await runTool(findTool('usage_report')!, { group_by: 'session', limit: 500 }, { store })) as Result;
     expect(r.tokens.total).toBe(report.totals.tokens.total);
     expect(r.cost.cost_usd).toBeCloseTo(report.totals.cost_usd, 6);
     expect(r.total_steps).toBe(all.reduce((n, s) => n + s.llmCalls, 0));

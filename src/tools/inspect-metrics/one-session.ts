@@ -6,7 +6,7 @@ import { redactText } from '../../core/redact.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import type { CostMode } from '../../usage/cost.js';
 import { costOfEvents } from '../../usage/event-cost.js';
-import { turnTimeline } from '../analyze-events/timeline.js';
+import { turnTimeline } from '../../analysis/turn-timeline.js';
 import { tokensView } from '../session-view.js';
 import { familyDigest } from './family.js';
 import { failureMode } from './failure-mode.js';
@@ -23,7 +23,7 @@ export async function sessionMetrics(store: Store, session: SessionRow, mode: Co
   const d = await familyDigest(store, session);
   // The merged family timeline filtered to one session is that session's own timeline.
   const own = d.eventsOf.get(session.id) ?? [];
-  const t = turnTimeline(session, own, mode);
+  const t = turnTimeline(session, d.profile, own, mode);
   const turns = t.turns.map((row) => ({ ...row, duration_ms: spanMs(row.user_ts, row.assistant_last_ts ?? row.user_ts) }));
   const files = redact ? d.files.map(redactText) : d.files;
   const subagents = d.rows.slice(1).map((r) => {

@@ -10,7 +10,7 @@ import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactA
 import { sessionListItem, sessionListItemShape } from '../session-view.js';
 import { defineTool } from '../tool.js';
 import { sourceLens } from '../../sync/source.js';
-import { seedListFields, seedListShape } from './seed-fields.js';
+import { seedListFields, seedListShape } from '../../analysis/seed-fields.js';
 
 const input = z
   .object({
@@ -65,7 +65,7 @@ export const listSessions = defineTool({
       limit: args.limit,
       offset: args.offset,
     };
-    const lens = sourceLens(store);
+    const lens = await sourceLens(store);
     const includeCloud = args.include_cloud ?? lens.remoteConfigured;
     let { total, sessions } = await store.listSessions(query);
     if (!includeCloud && lens.pulledRoots.size > 0) {

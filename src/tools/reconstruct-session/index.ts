@@ -5,11 +5,12 @@
 import { z } from 'zod';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
-import { lineKey, loadLines } from './evidence.js';
+import { lineKey, loadLines } from '../../analysis/evidence-lines.js';
 import { needsLine, rowShape, timelineRow, type RowOptions } from './row.js';
 import { VIEW_KINDS, viewKindOf, type ViewKind } from './view-kind.js';
-import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
+import { profileOf } from '../../formats/registry.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -19,7 +20,7 @@ import type { Store } from '../../store/store.js';
 async function filteredPage(
   store: Store,
   id: string,
-  format: Format,
+  profile: FormatProfile,
   kinds: ReadonlySet<ViewKind>,
   o: { offset: number; limit: number; descendants: boolean },
 ): Promise<{ total: number; matching: number; events: StoredEvent[] }> {
@@ -27,7 +28,7 @@ async function filteredPage(
   let matching = 0;
   const take = (chunk: StoredEvent[]): void => {
     for (const e of chunk) {
-      if (!kinds.has(viewKindOf(format, e))) continue;
+      if (!kinds.has(viewKindOf(profile, e))) continue;
       if (matching >= o.offset && events.length < o.limit) events.push(e);
       matching++;
     }
@@ -91,9 +92,10 @@ export const reconstructSession = defineTool({
   async handler(args, { store }) {
     // A full id or a unique prefix (session-ref.ts), as every session tool takes.
     const session = await resolveSession(store, args.session_id);
+    const profile = await profileOf(session.format);
     const paging = { offset: args.offset, limit: args.limit, descendants: args.include_subagents };
     const { total, matching, events } = args.kinds
-      ? await filteredPage(store, session.id, session.format, new Set(args.kinds), paging)
+      ? await filteredPage(store, session.id, profile, new Set(args.kinds), paging)
       : { ...(await store.sessionTimeline(session.id, paging)), matching: undefined };
     const opts: RowOptions = {
       full: args.verbosity === 'full',
@@ -103,9 +105,9 @@ export const reconstructSession = defineTool({
     };
     const lines = await loadLines(
       store,
-      events.filter((e) => needsLine(session.format, e, opts)),
+      events.filter((e) => needsLine(profile, e, opts)),
     );
-    const timeline = events.map((e) => timelineRow(session.format, e, lines.get(lineKey(e)), opts));
+    const timeline = events.map((e) => timelineRow(profile, e, lines.get(lineKey(e)), opts));
     const p = page(matching ?? total, args.limit, args.offset, timeline.length);
     // Seed fields first (session_id, event_count, returned), then the generic page fields.
     const body = {

@@ -2,13 +2,12 @@
 // wo_id, payload) plus where its evidence is (session, file, line) and a one-line summary.
 
 import { z } from 'zod';
-import type { Format } from '../../core/model.js';
 import { redactText, redactValue } from '../../core/redact.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
-import { eventFacts, isTextEvent, textFreeSummary, toolSummary } from './compact.js';
-import type { LineValue, Obj } from './evidence.js';
-import { eventContent } from './payload.js';
+import type { LineValue, Obj } from '../../analysis/evidence-lines.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
+import { eventFacts, toolSummary } from './compact.js';
 import { VIEW_KINDS, viewKindOf } from './view-kind.js';
 
 export const rowShape = z.object({
@@ -37,30 +36,30 @@ export interface RowOptions {
 }
 
 /** Whether building the row of `e` needs its raw line (full content, or the size of its text). */
-export function needsLine(format: Format, e: StoredEvent, opts: RowOptions): boolean {
-  return opts.full || isTextEvent(format, e);
+export function needsLine(profile: FormatProfile, e: StoredEvent, opts: RowOptions): boolean {
+  return opts.full || profile.isTextEvent(e);
 }
 
-function summaryOf(format: Format, e: StoredEvent, line: Obj | null, opts: RowOptions): string {
+function summaryOf(profile: FormatProfile, e: StoredEvent, line: Obj | null, opts: RowOptions): string {
   if (!opts.includeToolPayloads && (e.kind === 'tool_call' || e.kind === 'tool_result')) return toolSummary(e);
-  if (!opts.full && isTextEvent(format, e)) return textFreeSummary(format, e, line);
+  if (!opts.full && profile.isTextEvent(e)) return profile.textFreeSummary(e, line);
   return e.summary;
 }
 
-export function timelineRow(format: Format, e: StoredEvent, line: LineValue | undefined, opts: RowOptions): TimelineRow {
+export function timelineRow(profile: FormatProfile, e: StoredEvent, line: LineValue | undefined, opts: RowOptions): TimelineRow {
   const obj = line && 'obj' in line ? line.obj : null;
-  let payload = eventFacts(e, format, opts.includeToolPayloads);
+  let payload = eventFacts(e, profile, opts.includeToolPayloads);
   if (opts.full) {
-    const content = obj ? eventContent(format, e, obj, opts) : { unavailable: line && 'unavailable' in line ? line.unavailable : 'no evidence line' };
+    const content = obj ? profile.eventContent(e, obj, opts) : { unavailable: line && 'unavailable' in line ? line.unavailable : 'no evidence line' };
     payload = { ...payload, ...content };
   }
-  const summary = summaryOf(format, e, obj, opts);
+  const summary = summaryOf(profile, e, obj, opts);
   return {
     timestamp: keyToIso(e.tsKey),
     source: e.ledger,
     event_type: e.type,
     kind: e.kind,
-    view_kind: viewKindOf(format, e),
+    view_kind: viewKindOf(profile, e),
     actor: e.actor,
     turn_number: e.turn,
     wo_id: e.ids.workOrder ?? null,

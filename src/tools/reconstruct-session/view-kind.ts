@@ -3,8 +3,8 @@
 // and reconstruct_session's `kinds` filter agree. Hooks are their own kind because a Claude Code
 // transcript is mostly hook progress lines (110 of the first 200 rows of one real session).
 
-import type { Format } from '../../core/model.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
 
 export const VIEW_KINDS = ['user', 'assistant', 'thinking', 'tool', 'hook', 'agent', 'error', 'llm', 'system'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];
@@ -15,16 +15,10 @@ export const DEFAULT_VIEW_KINDS: readonly ViewKind[] = VIEW_KINDS.filter((k) => 
 /** Claude Code text wrappers the agent's harness wrote, not the person (user-text.ts names them). */
 const HARNESS_WRAPPERS = new Set(['caveat', 'system-reminder', 'meta', 'empty', 'task-notification', 'compact-summary', 'local-command-output']);
 
-function isHook(format: Format, e: StoredEvent): boolean {
-  if (format === 'claude-code') return e.attrs.progress === 'hook_progress' || e.attrs.subtype === 'stop_hook_summary';
-  if (format === 'amplifier') return e.type.startsWith('hook:');
-  return false;
-}
-
-export function viewKindOf(format: Format, e: StoredEvent): ViewKind {
-  if (isHook(format, e)) return 'hook';
-  // Claude Code mirrors each sub-agent message into the parent as a progress line.
-  if (format === 'claude-code' && e.attrs.progress === 'agent_progress') return 'agent';
+/** The format decides hooks and mirrored sub-agent messages (its profile's viewKind); the event's kind the rest. */
+export function viewKindOf(profile: FormatProfile, e: StoredEvent): ViewKind {
+  const own = profile.viewKind(e);
+  if (own !== null) return own;
   switch (e.kind) {
     case 'user_message':
       return typeof e.attrs.wrapper === 'string' && HARNESS_WRAPPERS.has(e.attrs.wrapper) ? 'system' : 'user';

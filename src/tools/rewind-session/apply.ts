@@ -7,11 +7,10 @@
 // reads a half-rewound session.
 
 import { appendFileSync, constants, copyFileSync, closeSync, mkdirSync, openSync, readSync, statSync, truncateSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { SessionLive, SourceChanged } from '../../formats/shared/rewind-errors.js';
 import { REWIND_TYPE, rewindLedgerPath, type RewindEntry } from '../../formats/rewind-ledger.js';
-import type { SessionRow } from '../../store/store.js';
 import type { Store } from '../../store/store.js';
-import { SessionLive, SourceChanged } from './plan-types.js';
 import type { PlannedFile, RewindPlan } from './plan.js';
 
 /** A file written this recently is probably still being written by a running agent. */
@@ -21,11 +20,6 @@ export interface ApplyOutcome {
   backups: { file: string; path: string; backup: string; bytes: number }[];
   /** The rewind ledger the REWIND entry was appended to. */
   rewindLedger: string;
-}
-
-/** The session's own folder, where its rewind ledger lives (Claude Code: `<slug>/<id>/`, beside the transcript). */
-function sessionFolder(session: SessionRow, transcriptPath: string): string {
-  return session.format === 'claude-code' ? join(dirname(transcriptPath), session.id) : dirname(transcriptPath);
 }
 
 function rewindEntry(plan: RewindPlan, backups: ApplyOutcome['backups'], now: number): RewindEntry {
@@ -117,7 +111,7 @@ export async function applyRewind(store: Store, plan: RewindPlan, options: { for
     }
     for (const c of changes) truncateSync(c.file.path, c.bytesAfter);
 
-    const folder = sessionFolder(session, changes[0]!.file.path);
+    const folder = plan.rewind.sessionFolder(session, changes[0]!.file.path);
     mkdirSync(folder, { recursive: true });
     const rewindLedger = rewindLedgerPath(folder);
     appendFileSync(rewindLedger, `${JSON.stringify(rewindEntry(plan, backups, options.now))}\n`);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { rawLines } from '../raw-lines/index.js';
+import { findTool } from '../registry.js';
 import { runTool } from '../tool.js';
 import { backupStamp } from './apply.js';
 import { rewindSession } from './index.js';
@@ -149,7 +149,7 @@ describe('rewind_session apply', () => {
     expect(defects.filter((d) => d.kind === 'rewritten_source').map((d) => d.file)).toEqual([`${CC_DIR}/${CC_SUB}.jsonl`]);
     // The REWIND entry of the session's rewind ledger, recorded by the ingest.
     expect(defects.filter((d) => d.kind === 'rewind')).toMatchObject([{ severity: 'info', file: `${CC_DIR}/${CC_SUB}/hindsight-rewinds.jsonl`, line: 1 }]);
-    const old = (await runTool(rawLines, { session_id: CC_SUB, generation: 1, from_line: 71, limit: 100 }, { store })) as R;
+    const old = (await runTool(findTool('raw_lines')!, { session_id: CC_SUB, generation: 1, from_line: 71, limit: 100 }, { store })) as R;
     const originalLines = original.toString('utf8').split('\n');
     expect(old.lines.map((l: R) => l.raw)).toEqual(originalLines.slice(70, 96));
   });
@@ -187,7 +187,7 @@ describe('rewind_session apply', () => {
     const { defects } = await store.listDefects({ sessionId: AMP, limit: 50, offset: 0 });
     expect(defects.map((d) => d.kind)).not.toContain('transcript_shorter_than_events');
     expect(defects.filter((d) => d.kind === 'rewritten_source')).toHaveLength(2);
-    const old = (await runTool(rawLines, { session_id: AMP, ledger: 'events', generation: 1, limit: 2000 }, { store })) as R;
+    const old = (await runTool(findTool('raw_lines')!, { session_id: AMP, ledger: 'events', generation: 1, limit: 2000 }, { store })) as R;
     expect(old.lines.every((l: R) => l.file === `${AMP_DIR}/events.jsonl`)).toBe(true); // its own file only, not its fork's
     const removed = old.lines.filter((l: R) => l.line_number >= 112);
     expect(removed.map((l: R) => l.raw)).toEqual(originals['events.jsonl']!.toString('utf8').split('\n').slice(111, 167));

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { InvalidArguments } from '../../core/errors.js';
 import { defineTool } from '../tool.js';
 import { applyRewind } from './apply.js';
-import type { Target } from './cut.js';
+import type { RewindTarget } from '../../formats/profile.js';
 import { planRewind, type RewindPlan } from './plan.js';
 
 const position = (name: string) =>
@@ -50,7 +50,7 @@ function beforeOf(args: z.infer<typeof input>): string | undefined {
   return args.before_timestamp ?? args.before;
 }
 
-function targetOf(args: z.infer<typeof input>): Target {
+function targetOf(args: z.infer<typeof input>): RewindTarget {
   const before = beforeOf(args);
   const given = [args.to_turn !== undefined, args.to_message !== undefined, before !== undefined].filter(Boolean).length;
   if (given !== 1) throw InvalidArguments(`pass exactly one of to_turn, to_message or before_timestamp (alias before) (got ${given}).`);

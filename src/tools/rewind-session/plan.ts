@@ -4,20 +4,22 @@
 import { SessionNotFound } from '../../core/errors.js';
 import { keyToIso } from '../../core/time.js';
 import type { SessionRow, Store } from '../../store/store.js';
-import { planAmplifier } from './amplifier.js';
-import { planClaudeCode } from './claude-code.js';
-import { keptOrphans, messagesOf, turnStarts, type Target } from './cut.js';
-import { RewindRefused, type FormatPlan } from './plan-types.js';
-import { lineOffset, type SourceFile } from './source.js';
+import { keptOrphans, messagesOf, turnStarts } from '../../formats/shared/rewind-cut.js';
+import { RewindRefused } from '../../formats/shared/rewind-errors.js';
+import { eventsByFile, lineOffset, liveFiles } from '../../analysis/rewind-source.js';
+import type { RewindFile, RewindFormatPlan, RewindHooks, RewindInput, RewindTarget } from '../../formats/profile.js';
+import { profileOf } from '../../formats/registry.js';
 
 export interface PlannedFile {
-  file: SourceFile;
+  file: RewindFile;
   cutLine: number;
   bytesAfter: number;
 }
 
 export interface RewindPlan {
   session: SessionRow;
+  /** The format's rewind hooks (apply asks them where the rewind ledger goes). */
+  rewind: RewindHooks;
   /** Files that change (the cut falls before their end). */
   changes: PlannedFile[];
   /** The result body of a dry run. */
@@ -25,7 +27,7 @@ export interface RewindPlan {
     session_id: string;
     format: string;
     target: {
-      kind: Target['kind'];
+      kind: RewindTarget['kind'];
       requested: number | string;
       ledger: string;
       file: string;
@@ -41,25 +43,33 @@ export interface RewindPlan {
     turn_count_after: number;
     message_count_before: number;
     message_count_after: number;
-    subagents_left_in_place: FormatPlan['subagents'];
-    metadata: FormatPlan['metadata'];
+    subagents_left_in_place: RewindFormatPlan['subagents'];
+    metadata: RewindFormatPlan['metadata'];
     warnings: string[];
   };
 }
 
-const requestedOf = (t: Target): number | string => (t.kind === 'time' ? t.at : t.n);
+/** Children read for the planner (the most a session has in practice; Amplifier lists forks and sub-agents here). */
+const MAX_CHILDREN = 500;
 
-export async function planRewind(store: Store, sessionId: string, target: Target): Promise<RewindPlan> {
+/** What the format's planner needs from the store: live files, events by file, and the direct children with theirs. */
+async function rewindInput(store: Store, session: SessionRow, rewind: RewindHooks): Promise<RewindInput> {
+  const files = liveFiles(await store.sessionLedgers(session.id));
+  const byFile = await eventsByFile(store, session.id, rewind.withDescendants);
+  const { sessions } = await store.listSessions({ parentId: session.id, limit: MAX_CHILDREN, offset: 0 });
+  const children = await Promise.all(sessions.map(async (child) => ({ session: child, files: liveFiles(await store.sessionLedgers(child.id)) })));
+  return { session, files, eventsByFile: byFile, children };
+}
+
+const requestedOf = (t: RewindTarget): number | string => (t.kind === 'time' ? t.at : t.n);
+
+export async function planRewind(store: Store, sessionId: string, target: RewindTarget): Promise<RewindPlan> {
   const session = await store.getSession(sessionId);
   if (!session) throw SessionNotFound(sessionId);
-  let fp: FormatPlan;
-  if (session.format === 'claude-code') fp = await planClaudeCode(store, session, target);
-  else if (session.format === 'amplifier') fp = await planAmplifier(store, session, target);
-  else if (session.format === 'control-plane') {
-    throw RewindRefused(
-      `${sessionId} is a Control Plane session. Its ledgers are append-only and hash-chained (each entry carries the hash of the one before): truncating them would break the chain that verify_ledger checks, for every session of the plane. Nothing was changed.`,
-    );
-  } else throw RewindRefused(`rewinding ${session.format} sessions is not supported.`);
+  const profile = await profileOf(session.format);
+  const rewind = profile.rewind;
+  if (!rewind) throw RewindRefused(`${sessionId} is a ${profile.label} session. ${profile.rewindRefusal} Nothing was changed.`);
+  const fp = await rewind.plan(await rewindInput(store, session, rewind), target);
 
   const { cut, lines, transcript } = fp;
   const changes: PlannedFile[] = [];
@@ -93,6 +103,7 @@ export async function planRewind(store: Store, sessionId: string, target: Target
   }
   return {
     session,
+    rewind,
     changes,
     body: {
       session_id: session.id,

@@ -2,14 +2,15 @@
 // LLM). Template sentences in a fixed order — how it started, what mostly happened, what went
 // wrong, how it ended, compactions — so the same session always reads the same.
 
-import type { Format, SessionKind, SessionStatus } from '../../core/model.js';
+import type { SessionKind, SessionStatus } from '../../core/model.js';
+import type { EndingFacts, FormatProfile } from '../../formats/profile.js';
 import type { Problem } from './problems.js';
-import type { EndingFacts } from './stats.js';
 import { toolPhrases } from './tool-words.js';
 import { capitalize, clipWords, codeWords, count, counted, listing, oneLine, times } from './words.js';
 
 export interface AboutInput {
-  format: Format;
+  /** The format's sentence for an errored session (its profile's hook). */
+  erroredEnding: FormatProfile['erroredEnding'];
   kind: SessionKind;
   /** The sub-agent's name (agent type), when known. */
   agentName: string | null;
@@ -179,14 +180,12 @@ function ending(a: AboutInput): string {
     case 'interrupted':
       if (e.unansweredTool) return `It was interrupted with an unanswered ${e.unansweredTool} call.`;
       return e.interruptedByUser ? 'The user interrupted it.' : 'It was interrupted.';
-    case 'errored':
-      if (a.format === 'control-plane') {
-        if (e.budgetExhausted) return 'It ended when the budget was exhausted.';
-        if (e.degradation) return `It degraded: ${stripEnd(clipWords(oneLine(e.degradation), REASON_CHARS))}.`;
-        return 'It ended with an error.';
-      }
-      if (a.format === 'claude-code') return 'The last response was an API error.';
-      return e.lastError ? `It ended with an error: ${stripEnd(clipWords(oneLine(e.lastError), REASON_CHARS))}.` : 'It ended with an error.';
+    case 'errored': {
+      const reason = (text: string) => stripEnd(clipWords(oneLine(text), REASON_CHARS));
+      const told = a.erroredEnding(e, reason);
+      if (told !== null) return told;
+      return e.lastError ? `It ended with an error: ${reason(e.lastError)}.` : 'It ended with an error.';
+    }
   }
 }
 

@@ -44,16 +44,6 @@ const TASK_CHARS = 120;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** Every session below `id` (children, their children…), earliest start first, then by id. */
-export async function loadDescendants(store: Store, id: string): Promise<SessionRow[]> {
-  const ids = await store.sessionDescendants(id);
-  const rows = (await Promise.all(ids.map((d) => store.getSession(d)))).filter((r): r is SessionRow => r !== null);
-  return rows.sort(
-    (a, b) =>
-      (a.startedAt ?? '\uffff') < (b.startedAt ?? '\uffff') ? -1 : (a.startedAt ?? '\uffff') > (b.startedAt ?? '\uffff') ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
-}
-
 /**
  * Who a sub-agent was: its own name (Amplifier agent, Claude Code meta.json agentType), the
  * subagent_type of the Task call that spawned it, or — for a child of the session being shown —

@@ -3,11 +3,10 @@
 // (the failing test, the last line of a traceback). So the listed failures read their evidence
 // line and keep the start and the end of what the tool sent back.
 
-import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
 import type { Store } from '../../store/store.js';
-import { contentText } from '../export-session/replay-shared.js';
 
 type Obj = Record<string, unknown>;
 
@@ -16,45 +15,12 @@ export const FAILURE_HEAD_CHARS = 200;
 export const FAILURE_TAIL_CHARS = 400;
 
 const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 function parse(raw: string): Obj | undefined {
   try {
     return asObj(JSON.parse(raw));
   } catch {
     return undefined;
-  }
-}
-
-/** Amplifier's ToolResult `{success, output, error}` (a JSON string in the transcript): its error, else its output. */
-function amplifierResult(value: unknown): string | undefined {
-  const result = typeof value === 'string' && value.trimStart().startsWith('{') ? (parse(value) ?? value) : value;
-  const o = asObj(result);
-  if (!o) return str(result);
-  const error = o.error;
-  return str(asObj(error)?.message) ?? str(error) ?? str(o.output) ?? str(asObj(o.output)?.stderr) ?? str(asObj(o.output)?.stdout);
-}
-
-/** What the tool sent back, per format, from the failure's evidence line; undefined when the line does not say. */
-export function failureTextOf(format: Format, e: StoredEvent, line: Obj): string | undefined {
-  switch (format) {
-    case 'claude-code': {
-      const blocks = asObj(line.message)?.content;
-      if (!Array.isArray(blocks)) return undefined;
-      const block = blocks.map(asObj).find((b) => b?.type === 'tool_result' && (!e.ids.toolCall || b.tool_use_id === e.ids.toolCall));
-      return block ? str(contentText(block.content)) : undefined;
-    }
-    case 'amplifier': {
-      const data = asObj(line.data);
-      if (data) return amplifierResult(data.result) ?? str(asObj(data.error)?.message) ?? str(data.error);
-      return amplifierResult(line.content);
-    }
-    case 'control-plane': {
-      const metadata = asObj(line.metadata);
-      return str(metadata?.tool_error) ?? str(asObj(metadata?.result)?.error);
-    }
-    default:
-      return undefined;
   }
 }
 
@@ -74,7 +40,7 @@ export function boundedFailureText(text: string, redact: boolean): string {
  * The failure texts of the given events (failed tool calls), keyed by event, read from their
  * evidence in one store call. Events whose line says nothing more are left out.
  */
-export async function failureTexts(store: Store, format: Format, events: readonly StoredEvent[], redact: boolean): Promise<Map<StoredEvent, string>> {
+export async function failureTexts(store: Store, profile: FormatProfile, events: readonly StoredEvent[], redact: boolean): Promise<Map<StoredEvent, string>> {
   const out = new Map<StoredEvent, string>();
   const withLine = events.filter((e) => e.fileId > 0);
   if (withLine.length === 0) return out;
@@ -83,7 +49,7 @@ export async function failureTexts(store: Store, format: Format, events: readonl
   for (const e of withLine) {
     const raw = byAddress.get(`${e.fileId}#${e.lineNumber}`);
     const line = raw === undefined ? undefined : parse(raw);
-    const text = line ? failureTextOf(format, e, line) : undefined;
+    const text = line ? profile.failureText(e, line) : undefined;
     if (text !== undefined) out.set(e, boundedFailureText(text, redact));
   }
   return out;

@@ -3,20 +3,22 @@
 // sub-agents) — for every format, from the store alone.
 
 import { z } from 'zod';
-import type { Format } from '../../core/model.js';
 import { redactText } from '../../core/redact.js';
 import { keyToMillis, toTimeKey } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
+import { profileOf } from '../../formats/registry.js';
+import { loadDescendants } from '../../analysis/descendants.js';
+import { sessionStats } from '../../analysis/session-stats.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { maxBytesArg, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
 import { about } from './about.js';
-import { agentNameOf, allModels, childLinks, childTokens, loadDescendants, spawnerAgentType, subAgentItem, tokenTotals } from './children.js';
+import { agentNameOf, allModels, childLinks, childTokens, spawnerAgentType, subAgentItem, tokenTotals } from './children.js';
 import { failureTexts } from './failure-text.js';
 import { fitLists } from './fit.js';
 import { collectProblems, type Problem } from './problems.js';
 import { overviewShape } from './shape.js';
-import { sessionStats } from './stats.js';
 import { clipWords, humanDuration } from './words.js';
 import { resolveSession } from '../session-ref.js';
 import { sessionCosts } from '../../analysis/session-cost.js';
@@ -58,10 +60,10 @@ async function ledgerMap(store: Store, id: string): Promise<(file: string) => st
 }
 
 /** The listed problems; a tool's failure says what the tool sent back (start and end) instead of the summary's head. */
-async function problemItems(store: Store, format: Format, list: readonly Problem[], limit: number, redact: boolean) {
+async function problemItems(store: Store, profile: FormatProfile, list: readonly Problem[], limit: number, redact: boolean) {
   const shown = list.slice(0, limit);
   const toolEvents = shown.filter((p) => p.tool && p.event !== null).map((p) => p.event!);
-  const texts = await failureTexts(store, format, toolEvents, redact);
+  const texts = await failureTexts(store, profile, toolEvents, redact);
   return shown.map((p) => {
     const text = p.event ? texts.get(p.event) : undefined;
     return { ...p.item, message: text ?? (redact ? redactText(p.item.message) : p.item.message) };
@@ -86,8 +88,9 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
     loadDescendants(store, id),
   ]);
   const events: StoredEvent[] = timeline.events;
-  const stats = sessionStats(session, events);
-  const problems = collectProblems(session.format, id, events, defects.defects, ledgerOf, stats.tools.failures);
+  const profile = await profileOf(session.format);
+  const stats = sessionStats(session, profile, events);
+  const problems = collectProblems(profile, id, events, defects.defects, ledgerOf, stats.tools.failures);
 
   const links = childLinks(session);
   const nameOf = (row: SessionRow) => agentNameOf(row, row.parentId === id ? stats.taskAgents : undefined, links);
@@ -97,7 +100,7 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
   const seconds = durationSeconds(session.startedAt, session.endedAt);
 
   const text = about({
-    format: session.format,
+    erroredEnding: profile.erroredEnding,
     kind: session.kind,
     agentName,
     parentId: session.parentId,
@@ -129,9 +132,9 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
     status: session.status,
     about: text,
     top_user_messages: stats.userMessages.slice(0, args.top_user_messages).map((m) => clipWords(r(m), MESSAGE_CHARS)),
-    errors: await problemItems(store, session.format, problems.errors, args.errors_limit, args.redact),
+    errors: await problemItems(store, profile, problems.errors, args.errors_limit, args.redact),
     error_count: problems.errors.length,
-    warnings: await problemItems(store, session.format, problems.warnings, args.errors_limit, args.redact),
+    warnings: await problemItems(store, profile, problems.warnings, args.errors_limit, args.redact),
     warning_count: problems.warnings.length,
   };
 

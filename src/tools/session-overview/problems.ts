@@ -3,10 +3,11 @@
 // calls, bad lines) that name it. Each item cites its evidence (ledger, file, line) and carries a
 // snake_case type the about paragraph groups by.
 
-import type { Defect, Format } from '../../core/model.js';
+import type { Defect } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
-import type { StoredEvent } from '../../formats/importer.js';
-import type { FailedCall } from './stats.js';
+import type { FailedCall } from '../../analysis/session-stats.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { FormatProfile } from '../../formats/profile.js';
 import { snakeCase } from './words.js';
 
 export interface ProblemItem {
@@ -39,25 +40,10 @@ export interface Problem {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** The type of an error or warning event: snake_case of its native type, refined where the type alone says little. */
-export function problemType(format: Format, e: StoredEvent): string {
-  const code = str(e.attrs.error_code);
-  if (format === 'control-plane') {
-    // 'budget_exhausted' says more than 'wo_failed'; the code is the writer's own word.
-    if (e.type === 'WO_FAILED' && code) return snakeCase(code);
-    if (e.type === 'EXCHANGE') return 'exchange_error';
-    if (e.type === 'WO_QUALITY_GATE') return 'quality_gate_rejected';
-    return snakeCase(e.type);
-  }
-  if (format === 'claude-code') {
-    if (e.attrs.apiError === true) return 'api_error';
-    if (e.type === 'system') {
-      const subtype = str(e.attrs.subtype);
-      // api_error system lines are retries of a request; the final failure is an assistant line.
-      if (subtype === 'api_error') return 'api_retry';
-      return subtype ? snakeCase(subtype) : e.kind === 'error' ? 'system_error' : 'system_warning';
-    }
-  }
+/** The type of an error or warning event: the format's name for it (or its native type), in snake_case. */
+export function problemType(profile: FormatProfile, e: StoredEvent): string {
+  const named = profile.problemType(e);
+  if (named !== null) return snakeCase(named);
   return snakeCase(e.type) || e.kind;
 }
 
@@ -104,7 +90,7 @@ function eventProblem(type: string, e: StoredEvent): Problem {
  * so error_count and the failed-call count agree. `ledgerOf` maps a file to its ledger.
  */
 export function collectProblems(
-  format: Format,
+  profile: FormatProfile,
   sessionId: string,
   events: readonly StoredEvent[],
   defects: readonly Defect[],
@@ -119,7 +105,7 @@ export function collectProblems(
     position.set(e, index);
     if (e.kind !== 'error' && e.kind !== 'warning') return;
     if (e.kind === 'error' && e.ids.toolCall) toldCalls.add(e.ids.toolCall);
-    (e.kind === 'error' ? errors : warnings).push([index, eventProblem(problemType(format, e), e)]);
+    (e.kind === 'error' ? errors : warnings).push([index, eventProblem(problemType(profile, e), e)]);
   });
   for (const f of failures) {
     if (f.event.kind === 'error' || (f.callId !== null && toldCalls.has(f.callId))) continue;

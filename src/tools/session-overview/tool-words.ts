@@ -39,6 +39,9 @@ export const TOOL_ACTIVITY: Readonly<Record<string, ToolActivity>> = {
   websearch: 'web_search', web_search: 'web_search',
   // Planning
   todowrite: 'todo', todo: 'todo', todo_write: 'todo',
+  // Gemini CLI's built-in tools (those not named above).
+  read_many_files: 'read', replace: 'edit', search_file_content: 'search', grep_search: 'search',
+  google_web_search: 'web_search', delegate_to_agent: 'delegate', write_todos: 'todo',
 };
 
 /** Activities in the order the sentence lists them. */

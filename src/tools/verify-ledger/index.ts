@@ -4,14 +4,17 @@
 import { z } from 'zod';
 import { computeEntryHash, initialChainState, verifyLink } from '../../formats/control-plane/chain.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
-import { CP_LEDGERS, resolvePlaneRoot } from '../ledger-address.js';
+import { resolvePlaneRoot } from '../ledger-address.js';
 import { defineTool } from '../tool.js';
+
+/** The hash-chained ledgers of a plane root (the default first). */
+const CHAINED_LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
 
 const PAGE_LINES = 2000;
 
 const input = z
   .object({
-    ledger: z.enum(CP_LEDGERS).default('governance').describe('Which ledger: governance, ho2m or ho1m.'),
+    ledger: z.enum(CHAINED_LEDGERS).default('governance').describe('Which ledger: governance, ho2m or ho1m.'),
     root: z.string().optional().describe('The plane root as it was ingested (needed when several are in the store).'),
     session_id: z.string().optional().describe("Verify the ledger of this session's plane root."),
     limit: limitArg(50, 500),

@@ -20,8 +20,11 @@ import type {
   SourceFileRow,
   Store,
   StoreTotals,
+  SyncStateSlot,
+  TokenTable,
 } from '../../../store/store.js';
-import type { StoredEvent } from '../../../formats/importer.js';
+import type { StoredEvent } from '../../../core/events.js';
+import { profilesOf } from '../../../formats/registry.js';
 import { ScopedWriteRefused } from '../access-errors.js';
 import { collectAll, pageOf } from './collect.js';
 import { scopedTotals } from './scoped-totals.js';
@@ -102,13 +105,16 @@ class ScopedStore implements Store {
   }
 
   /**
-   * Control Plane roots named by the token's projects. Only a plane root is a project: a Claude
-   * Code or Amplifier root holds many projects, so naming its path gives nothing.
+   * Roots of shared ledgers (a Control Plane root, asked of the format's profile) named by the
+   * token's projects. Only such a root is a project: a root of per-session files holds many
+   * projects, so naming its path gives nothing.
    */
-  private planeRoots(): Promise<Set<string>> {
-    return this.once('plane roots', async () =>
-      new Set((await this.inner.listRoots('control-plane')).map((r) => r.path).filter((p) => this.projects.has(p))),
-    );
+  private sharedRoots(): Promise<Set<string>> {
+    return this.once('shared roots', async () => {
+      const roots = (await this.inner.listRoots()).filter((r) => this.projects.has(r.path));
+      const profiles = await profilesOf(roots.map((r) => r.format));
+      return new Set(roots.filter((r) => profiles.get(r.format)!.sharedLedgers !== null).map((r) => r.path));
+    });
   }
 
   private vouch(ledgers: LedgerInfo[]): LedgerInfo[] {
@@ -122,7 +128,7 @@ class ScopedStore implements Store {
       const ids = new Set<number>();
       const ledgers = [
         ...(await Promise.all([...(await this.sessionIds())].map((id) => this.inner.sessionLedgers(id)))).flat(),
-        ...(await Promise.all([...(await this.planeRoots())].map((r) => this.inner.rootLedgers(r)))).flat(),
+        ...(await Promise.all([...(await this.sharedRoots())].map((r) => this.inner.rootLedgers(r)))).flat(),
       ];
       for (const l of ledgers) for (const f of l.files) ids.add(f.fileId);
       return ids;
@@ -137,14 +143,14 @@ class ScopedStore implements Store {
 
   private allowedFiles(): Promise<SourceFileRow[]> {
     return this.once('files', async () => {
-      const [ids, roots] = await Promise.all([this.sessionIds(), this.planeRoots()]);
+      const [ids, roots] = await Promise.all([this.sessionIds(), this.sharedRoots()]);
       const files = await collectAll(async (offset, limit) => (await this.inner.listFiles({ offset, limit })).files);
       return files.filter((f) => (f.sessionId !== null ? ids.has(f.sessionId) : roots.has(f.root)));
     });
   }
 
   private async matchingDefects(q: Omit<DefectQuery, 'limit' | 'offset'>): Promise<DefectRow[]> {
-    const [ids, roots] = await Promise.all([this.sessionIds(), this.planeRoots()]);
+    const [ids, roots] = await Promise.all([this.sessionIds(), this.sharedRoots()]);
     if (q.sessionId !== undefined && !ids.has(q.sessionId)) return [];
     const fileKeys = new Set((await this.allowedFiles()).map((f) => `${f.root}\0${f.file}`));
     const all = await collectAll(async (offset, limit) => (await this.inner.listDefects({ ...q, offset, limit })).defects);
@@ -155,6 +161,17 @@ class ScopedStore implements Store {
 
   async beginIngest(): Promise<IngestWriter> {
     throw ScopedWriteRefused();
+  }
+
+  /** Tokens are the server's business, never a team token's. */
+  tokens(): TokenTable {
+    throw ScopedWriteRefused();
+  }
+
+  /** Read through (list_sessions says where a session came from); written only by sync, never here. */
+  syncState(): SyncStateSlot {
+    const inner = this.inner.syncState();
+    return { read: () => inner.read(), write: () => Promise.reject(ScopedWriteRefused()) };
   }
 
   async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {
@@ -208,12 +225,12 @@ class ScopedStore implements Store {
   }
 
   async listRoots(format?: Format): Promise<{ path: string; format: Format }[]> {
-    const roots = await this.planeRoots();
+    const roots = await this.sharedRoots();
     return (await this.inner.listRoots(format)).filter((r) => roots.has(r.path));
   }
 
   async rootLedgers(rootPath: string): Promise<LedgerInfo[]> {
-    return (await this.planeRoots()).has(rootPath) ? this.vouch(await this.inner.rootLedgers(rootPath)) : [];
+    return (await this.sharedRoots()).has(rootPath) ? this.vouch(await this.inner.rootLedgers(rootPath)) : [];
   }
 
   async rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]> {

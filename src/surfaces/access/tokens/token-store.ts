@@ -1,8 +1,9 @@
 // Team tokens: what a token is (`hst_<id>_<secret>`, 32 random bytes), what is kept of it (a
-// SHA-256 hash, never the token), and the TokenStore each store engine implements.
+// SHA-256 hash, never the token), and the TokenStore over the store's token table (open-tokens.ts).
 
 import { randomBytes } from 'node:crypto';
 import { defineError } from '../../../core/errors.js';
+import type { TokenRow } from '../../../store/store.js';
 import { tokenHash } from '../bearer.js';
 
 /** A token as stored: everything but the token itself. */
@@ -45,17 +46,8 @@ export const TokenNotFound = defineError(
   (id: string) => `No token has the id "${id}". Run hindsight token list (with the same --db) to see the ids.`,
 );
 
-/** The columns both engines keep, as a plain row. */
-export interface TokenRow {
-  id: string;
-  token_hash: string;
-  user_name: string;
-  projects: string;
-  read_only: number | boolean;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
+// The row a store keeps is defined with the Store (src/store/store.ts); re-exported for callers here.
+export type { TokenRow };
 
 export function recordFromRow(r: TokenRow): TokenRecord {
   return {

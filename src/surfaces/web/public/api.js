@@ -39,11 +39,34 @@ export class ApiError extends Error {
   }
 }
 
-/** Run a tool; resolves with its ok envelope, rejects with ApiError carrying the tool's sentence. */
-export async function callTool(name, args = {}) {
-  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+/** Request headers: JSON, and the tab's access token when there is one. */
+function apiHeaders(extra = {}) {
+  const headers = { accept: 'application/json', ...extra };
   const token = sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
+let formatsOnce = null;
+
+/**
+ * The formats this server reads, `[{ id, label }]` in its order (GET api/formats), asked once per
+ * page load; a failed ask resolves to none and is asked again next time.
+ */
+export function listFormats() {
+  formatsOnce ??= fetch('api/formats', { headers: apiHeaders() })
+    .then((res) => res.json())
+    .then((body) => (body && body.status === 'ok' ? body.formats : Promise.reject(new Error('no formats'))))
+    .catch(() => {
+      formatsOnce = null;
+      return [];
+    });
+  return formatsOnce;
+}
+
+/** Run a tool; resolves with its ok envelope, rejects with ApiError carrying the tool's sentence. */
+export async function callTool(name, args = {}) {
+  const headers = apiHeaders({ 'content-type': 'application/json' });
   let res;
   try {
     res = await fetch(`api/tools/${encodeURIComponent(name)}`, { method: 'POST', headers, body: JSON.stringify(args) });

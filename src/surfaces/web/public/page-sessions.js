@@ -1,6 +1,6 @@
 // The sessions list: filters, full-text search, sortable columns, sub-agents nested under their parent.
 
-import { callTool } from './api.js';
+import { callTool, listFormats } from './api.js';
 import { h } from './dom.js';
 import { compact, costLabel, cut, duration, int, when } from './format.js';
 import { costFor } from './diagnostics.js';
@@ -33,7 +33,9 @@ function go(state) {
 
 export async function renderSessions(root, ctx) {
   const state = current(ctx.params);
-  root.append(h('h1', {}, 'Sessions'), filterForm(state));
+  const formats = await listFormats();
+  if (!ctx.live()) return;
+  root.append(h('h1', {}, 'Sessions'), filterForm(state, formats));
   const body = h('div', { class: 'results' }, h('p', { class: 'muted' }, 'Loading…'));
   root.append(body);
   const filters = {
@@ -67,22 +69,25 @@ export async function renderSessions(root, ctx) {
   body.replaceChildren(sessionTable(res.sessions, state), pager(res, state));
 }
 
+/** A filter's select; each option is a value, or `{ value, label }` when the label differs. */
 function select(name, label, options, value) {
+  const option = (o) => (typeof o === 'string' ? { value: o, label: o } : o);
   return h(
     'label',
     {},
     label,
     ' ',
-    h('select', { name }, h('option', { value: '' }, 'any'), options.map((o) => h('option', { value: o, selected: o === value }, o))),
+    h('select', { name }, h('option', { value: '' }, 'any'), options.map(option).map((o) => h('option', { value: o.value, selected: o.value === value }, o.label))),
   );
 }
 
-function filterForm(state) {
+/** `formats`: the server's formats (listFormats), so a new format needs no change here. */
+function filterForm(state, formats) {
   const form = h(
     'form',
     { class: 'filters', role: 'search' },
     h('label', { class: 'grow' }, 'Search ', h('input', { type: 'search', name: 'q', value: state.q, placeholder: 'words, "a phrase", prefix*' })),
-    select('format', 'Format', ['claude-code', 'amplifier', 'control-plane'], state.format),
+    select('format', 'Format', formats.map((f) => ({ value: f.id, label: f.label })), state.format),
     h('label', {}, 'Project ', h('input', { type: 'text', name: 'project', value: state.project, placeholder: 'slug or path', list: 'project-list' }), h('datalist', { id: 'project-list' })),
     h(
       'label',

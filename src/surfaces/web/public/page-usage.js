@@ -1,6 +1,6 @@
 // Usage: tokens and cost per day and per project (usage_report), with a daily cost bar chart.
 
-import { callTool } from './api.js';
+import { callTool, listFormats } from './api.js';
 import { h, s, table } from './dom.js';
 import { compact, int, usd } from './format.js';
 import { route } from './router.js';
@@ -9,12 +9,15 @@ export async function renderUsage(root, ctx) {
   const since = ctx.params.get('since') || '';
   const until = ctx.params.get('until') || '';
   const format = ctx.params.get('format') || '';
+  // The server's formats (a new format needs no change here); '' is any.
+  const formats = [{ id: '', label: 'any' }, ...(await listFormats())];
+  if (!ctx.live()) return;
   const form = h(
     'form',
     { class: 'filters' },
     h('label', {}, 'Since ', h('input', { type: 'text', name: 'since', value: since, placeholder: 'YYYY-MM-DD' })),
     h('label', {}, 'Until ', h('input', { type: 'text', name: 'until', value: until, placeholder: 'YYYY-MM-DD' })),
-    h('label', {}, 'Format ', h('select', { name: 'format' }, ['', 'claude-code', 'amplifier', 'control-plane'].map((f) => h('option', { value: f, selected: f === format }, f || 'any')))),
+    h('label', {}, 'Format ', h('select', { name: 'format' }, formats.map((f) => h('option', { value: f.id, selected: f.id === format }, f.label)))),
     h('button', { type: 'submit' }, 'Apply'),
   );
   form.addEventListener('submit', (e) => {

@@ -1,0 +1,65 @@
+// Events as every layer sees them: as the ingest pipeline hands them to the store (ParsedEvent),
+// as the store gives them back to summarisers and tools (StoredEvent), and the LLM calls a
+// summariser picks from them (LlmCall). Defined here, in core, so that formats, store, ingest and
+// tools all import them downwards.
+
+import type { CorrelationIds, EventKind, EventUsage } from './model.js';
+
+/** An event as the summariser sees it: the stored columns, without payload. */
+export interface StoredEvent {
+  seq: number;
+  sessionId: string;
+  /** The store's id of the source file (evidence address with lineNumber); 0 outside a store. */
+  fileId: number;
+  ledger: string;
+  file: string;
+  lineNumber: number;
+  part: number;
+  /** Time key (nanosecond ISO, see core/time.ts); inherited from the line before when absent. */
+  tsKey: string | null;
+  type: string;
+  kind: EventKind;
+  actor: string | null;
+  turn: number | null;
+  ids: CorrelationIds;
+  tiebreak: string;
+  ledgerRank: number;
+  usage: EventUsage | null;
+  toolName: string | null;
+  toolStatus: 'ok' | 'error' | null;
+  summary: string;
+  attrs: Record<string, unknown>;
+}
+
+/** An event ready for the store (the store assigns `seq` and `fileId`). */
+export interface ParsedEvent extends Omit<StoredEvent, 'seq' | 'fileId'> {
+  tsMissing: boolean;
+  text: string | null;
+}
+
+/**
+ * One LLM call of a session, counted once: the record a summariser chose among the events that
+ * carry its usage key. The store keeps these rows as they are (usage reports read them grouped).
+ */
+export interface LlmCall {
+  /** The chosen event (its seq in the session). */
+  seq: number;
+  /** The usage key shared by every record of the call. */
+  key: string;
+  /**
+   * The call as another session's log copied it (Claude Code mirrors a sub-agent's calls into the
+   * parent's progress lines). A copy never counts for a session whose child records the call
+   * first-hand; the store passes the children's first-hand keys to the parent's summariser.
+   */
+  mirror: boolean;
+  tsKey: string | null;
+  model: string | null;
+  input: number;
+  output: number;
+  cacheWrite: number;
+  /** Cache writes with a one-hour lifetime (priced apart); 0 when the log does not say. */
+  cacheWrite1h: number;
+  cacheRead: number;
+  /** A cost the log recorded for the call (Amplifier cost_usd), null when none. */
+  costUsd: number | null;
+}

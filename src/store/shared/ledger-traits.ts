@@ -1,0 +1,26 @@
+// How a format lays its ledgers out, asked of the format itself (never by its id): whether a
+// root's ledger files hold many sessions (Control Plane: a session's ledgers are its root's files
+// that name no session) and whether a child session's files are also its parent's ledgers (Claude
+// Code's sub-agent files). An Amplifier sub-agent or fork is a folder of its own whose files carry
+// the parent's ledger names: merging those would put a child's lines into the parent's transcript.
+
+import { loadImporter, profileOf } from '../../formats/registry.js';
+
+export interface LedgerTraits {
+  /** The root's files that name no session are ledgers of every session of the root. */
+  shared: boolean;
+  /** Descendants' files are the session's ledgers too. */
+  nested: boolean;
+}
+
+/** The traits of `format`; a format this build does not know (a newer store) has neither. */
+export async function ledgerTraits(format: string): Promise<LedgerTraits> {
+  const shared = (await profileOf(format)).sharedLedgers !== null;
+  let nested = false;
+  try {
+    nested = (await loadImporter(format)).nestedChildLedgers === true;
+  } catch {
+    // An unknown format: its sessions still read, with their own files only.
+  }
+  return { shared, nested };
+}
