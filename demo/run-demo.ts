@@ -168,7 +168,7 @@ async function demo(dir: string, db: string): Promise<void> {
         `${h} tool list_sessions '{"format":"amplifier","limit":5}' --db ${db}`,
         `${h} tool sources '{"section":"files","limit":5}' --db ${db}`,
         `${h} inspect --metrics --stats --days 3650 --db ${db}`,
-        `${h} export ${some} --format markdown --db ${db}`,
+        `${h} export ${some} --as markdown --db ${db}`,
         `${h} serve --db ${db}            # the web viewer and HTTP API at http://127.0.0.1:7718/`,
         `${h} mcp --db ${db}              # the tools for an agent over MCP (stdio; --tools all for every tool)`,
         `${h} tools --json`,

@@ -54,10 +54,11 @@ export interface ReportRow extends CostFigures {
   [extra: string]: unknown;
 }
 
-const UNKNOWN_MODEL = '(unknown model)';
+export const UNKNOWN_MODEL = '(unknown model)';
 const NO_PROJECT = '(no project)';
 
-class Acc {
+/** Sums calls into one row's figures (tokens, cost, models, first and last time); blocks.ts reuses it. */
+export class Acc {
   input = 0;
   output = 0;
   cacheWrite = 0;

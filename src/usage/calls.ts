@@ -202,6 +202,15 @@ async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<Usag
 }
 
 /**
+ * Every LLM call of the store one by one, each counted once and never summed with another: for
+ * reports that need each call's own time (5-hour blocks, src/usage/blocks.ts). Reads every
+ * session's timeline, so it is slower than loadUsageCalls on a large store.
+ */
+export async function loadEachUsageCall(store: Store): Promise<UsageCall[]> {
+  return fromStore(store);
+}
+
+/**
  * Every LLM call of the store, each counted once. The stored groups are cut at UTC midnight; for
  * another `timeZone`, a session with a group whose first and last calls fall on different days
  * there is read call by call instead, so each call lands on its own local day.

@@ -79,7 +79,7 @@ describe('hindsight views', () => {
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({ v: 1, session: PARENT, format: 'claude-code' });
     expect(lines.length).toBeGreaterThan(50);
-    const jsonl = runCli(['export', PARENT, '--format', 'jsonl', '--no-subagents', '--raw', '--db', db]);
+    const jsonl = runCli(['export', PARENT, '--as', 'jsonl', '--no-subagents', '--raw', '--db', db]);
     expect(jsonl.status).toBe(0);
     const source = readFileSync(join(FIXTURES, 'claude-code', 'projects', '-home-USER-projects-spotter-worktrees-spotter-fum', `${PARENT}.jsonl`), 'utf8');
     expect(jsonl.stdout).toBe(source);

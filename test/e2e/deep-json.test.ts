@@ -36,8 +36,8 @@ describe('the CLI on a 100,000-level line', () => {
     ['timeline', DEEP_CC_SESSION, '--full', '--raw'],
     ['ledger', '--ledger', 'ho2m', '--json'],
     ['ledger', '--ledger', 'ho2m'],
-    ['export', DEEP_CC_SESSION, '--format', 'jsonl'],
-    ['export', DEEP_CP_SESSION, '--format', 'markdown'],
+    ['export', DEEP_CC_SESSION, '--as', 'jsonl'],
+    ['export', DEEP_CP_SESSION, '--as', 'markdown'],
   ])('hindsight %s … exits 0', (...args) => {
     const res = runCli([...args, '--db', db]);
     expect(res.stderr).not.toMatch(/RangeError|Maximum call stack|    at /);

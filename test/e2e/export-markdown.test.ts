@@ -1,4 +1,4 @@
-// `hindsight export ID --format markdown --out F` end to end on the real Claude Code fixture
+// `hindsight export ID --as markdown --out F` end to end on the real Claude Code fixture
 // session 8463c716: a readable transcript (no empty assistant blocks, each parallel call's result
 // under its own call, terminal escapes gone, thinking folded, hooks out) and a CLI that says what
 // it wrote.
@@ -18,14 +18,14 @@ const out = join(dir, 'session.md');
 beforeAll(() => {
   expect(runCli(['ingest', join(FIXTURES, 'claude-code'), '--db', db]).status).toBe(0);
   // An id prefix, as a person would type it.
-  const res = runCli(['export', PARENT.slice(0, 8), '--format', 'markdown', '--out', out, '--db', db]);
+  const res = runCli(['export', PARENT.slice(0, 8), '--as', 'markdown', '--out', out, '--db', db]);
   expect(res.stderr).toBe('');
   expect(res.status).toBe(0);
   stdout = res.stdout;
   md = readFileSync(out, 'utf8');
 });
 
-describe('hindsight export --format markdown', () => {
+describe('hindsight export --as markdown', () => {
   it('--out says which file it wrote and how many bytes', () => {
     const bytes = statSync(out).size;
     expect(stdout.trim()).toBe(`Wrote ${out} (${bytes.toLocaleString('en-US')} bytes, ${(md.split('\n').length - 1).toLocaleString('en-US')} lines, markdown)`);
@@ -56,7 +56,7 @@ describe('hindsight export --format markdown', () => {
 
   it('strips terminal escapes (session 55604662 has ANSI bold in a /model command output)', () => {
     expect(md).not.toContain('\u001b');
-    const other = runCli(['export', '55604662', '--format', 'markdown', '--db', db]);
+    const other = runCli(['export', '55604662', '--as', 'markdown', '--db', db]);
     expect(other.status).toBe(0);
     expect(other.stdout).toContain('Kept model as Default (recommended)');
     expect(other.stdout).not.toContain('\u001b');
@@ -68,7 +68,7 @@ describe('hindsight export --format markdown', () => {
   });
 
   it('writes the same document to stdout without --out', () => {
-    const res = runCli(['export', PARENT, '--format', 'markdown', '--db', db]);
+    const res = runCli(['export', PARENT, '--as', 'markdown', '--db', db]);
     expect(res.status).toBe(0);
     expect(res.stdout).toBe(md);
   });

@@ -16,9 +16,10 @@ export const COMMAND_FLAGS: Record<string, readonly string[]> = {
   timeline: ['db', 'json', 'raw', 'full', 'kind', 'limit', 'offset'],
   grep: ['db', 'json', 'session', 'format', 'project', 'since', 'ignore-case', 'ledger', 'root', 'limit', 'offset'],
   ledger: ['db', 'json', 'raw', 'ledger', 'type', 'session', 'root', 'limit', 'offset'],
-  export: ['db', 'format', 'out', 'no-subagents', 'raw'],
+  // --format: the old spelling of --as, read with a deprecation notice.
+  export: ['db', 'as', 'format', 'out', 'no-subagents', 'raw'],
   search: ['db', 'json', 'raw', 'scope', 'project', 'date-range', 'format', 'limit', 'offset'],
-  usage: ['db', 'json', 'since', 'until', 'breakdown', 'mode', 'project', 'format', 'timezone', 'order', 'limit', 'offset'],
+  usage: ['db', 'json', 'since', 'until', 'breakdown', 'mode', 'project', 'format', 'timezone', 'order', 'active', 'now', 'limit', 'offset'],
   inspect: ['db', 'json', 'raw', 'metrics', 'session', 'stats', 'days', 'until', 'format', 'project', 'mode', 'limit', 'offset'],
   rewind: ['db', 'json', 'to-turn', 'to-message', 'before', 'apply', 'force'],
   mcp: ['db', 'root', 'http', 'host', 'port', 'token', 'tools', 'output-schemas'],

@@ -13,6 +13,8 @@ import { toolByName } from './tool-lookup.js';
 import { UsageError } from './usage-error.js';
 import { ORDERS } from '../../usage/aggregate.js';
 import { timeZoneProblem } from '../../usage/time-zone.js';
+import { nowProblem } from '../../usage/blocks.js';
+import { renderBlocks } from './render-blocks.js';
 import { renderMetrics } from './render-metrics.js';
 import { renderGrep, renderLedger, renderOverview, renderRewind, renderSearch, renderUsage } from './render-tools.js';
 import { renderConversation } from './render-timeline.js';
@@ -32,6 +34,9 @@ export interface FriendlyOptions {
   since?: string;
   until?: string;
   breakdown?: boolean;
+  /** usage blocks: only the block open now; `now` sets the clock (ISO 8601). */
+  active?: boolean;
+  now?: string;
   timezone?: string;
   order?: string;
   mode?: string;
@@ -152,6 +157,11 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
       if (o.order !== undefined && !(ORDERS as readonly string[]).includes(o.order)) {
         throw new UsageError(`--order takes ${ORDERS.join(' or ')}; got "${o.order}"`);
       }
+      if ((o.active || o.now !== undefined) && group !== 'blocks') {
+        throw new UsageError(`${o.active ? '--active' : '--now'} applies to hindsight usage blocks only`);
+      }
+      const nowIssue = o.now === undefined ? null : nowProblem(o.now);
+      if (nowIssue) throw new UsageError(`--now ${nowIssue}`);
       return defined({
         group_by: group,
         since: o.since,
@@ -159,6 +169,8 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
         timezone: o.timezone,
         order: o.order,
         breakdown: o.breakdown || undefined,
+        active: o.active || undefined,
+        now: o.now,
         mode: o.mode,
         project: o.project,
         format: o.format,
@@ -166,7 +178,7 @@ export const FRIENDLY: Record<string, FriendlyCommand> = {
       });
     },
     report: () => ({ rows: 'rows' }),
-    render: (r, paint) => renderUsage(r, paint),
+    render: (r, paint, _p, o) => (r.group_by === 'blocks' ? renderBlocks(r, paint, { active: o.active }) : renderUsage(r, paint)),
   },
   rewind: {
     tool: 'rewind_session',

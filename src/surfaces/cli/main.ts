@@ -27,7 +27,7 @@ Usage:
   hindsight ingest [PATH...] [--format F] [--db FILE] [--json] [--wait]
       Ingest agent logs (Claude Code config folders, Amplifier homes, Control Plane roots).
       With no PATH, ingests the default locations and says which.
-  hindsight sessions [--limit N] [--offset N] [--format F] [--top-level] [--db FILE]
+  hindsight sessions [--limit N] [--offset N] [--format F] [--project P] [--top-level] [--db FILE]
       List sessions as a table (--top-level hides sub-agents, forks and sidechains).
   hindsight session ID [--db FILE]
       Show one session's stored details (ledgers, children, findings).
@@ -42,15 +42,18 @@ Usage:
       byte offset and the text around the match (grep_jsonl). --ledger L [--root PATH]: one ledger.
   hindsight ledger [--ledger L] [--type EVENT_TYPE] [--session ID] [--root PATH] [--limit N] [--offset N] [--json]
       Ledger entries with their metadata, oldest first (query_ledger_full).
-  hindsight export ID [--format replay|markdown|jsonl] [--out FILE] [--no-subagents] [--raw]
+  hindsight export ID [--as replay|markdown|jsonl] [--out FILE] [--no-subagents] [--raw]
       Write the session as a compact replay (default), a markdown transcript or its raw JSONL.
+      (--format replay|markdown|jsonl is the old spelling of --as: still read, with a notice.)
   hindsight search QUERY... [--scope metadata|transcript|all] [--project P] [--date-range R] [--format F] [--json]
       Full-text search over sessions: words, "phrases", prefix*; ranked by relevance then recency.
-  hindsight usage [daily|weekly|monthly|session|project] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
+  hindsight usage [daily|weekly|monthly|session|project|blocks] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
       [--breakdown] [--mode calculate|display|auto] [--project P] [--format F] [--json]
-      [--timezone TZ] [--order asc|desc]
-      Tokens and cost by day, week, month, session or project; each LLM call counted once (usage_report).
-      Days are cut in UTC unless --timezone names an IANA zone; --breakdown adds a row per model.
+      [--timezone TZ] [--order asc|desc] [--active] [--now TIME]
+      Tokens and cost by day, week, month, session, project or 5-hour billing block; each LLM call
+      counted once (usage_report). Days are cut in UTC unless --timezone names an IANA zone;
+      --breakdown adds a row per model. blocks: ccusage's windows with gaps, burn rate and, for the
+      block still open, a projection; --active shows only that one; --now TIME (ISO 8601) sets the clock.
   hindsight inspect --metrics [--session ID | --stats [--days N] [--until YYYY-MM-DD]] [--format F] [--project P] [--json]
       Recent sessions (date, format, model, steps, tool calls, status, files changed), one session turn by
       turn, or statistics over the last N days (success rate, averages, tokens, cost, models, failure modes).
@@ -90,7 +93,10 @@ Usage:
 Options:
   --db FILE|URL  the store: a SQLite file or a postgres:// URL (default $HINDSIGHT_DB, else
                  ~/.local/share/hindsight/hindsight.db)
-  --format F     ${FORMATS.join(' | ')} (default: detected from the layout)
+  --format F     only sessions of this source format: ${FORMATS.join(' | ')}
+                 (sessions, usage, search, grep, inspect); for ingest, read every PATH as this
+                 format instead of detecting it from the layout
+  --as A         export's output: replay (default) | markdown | jsonl
   --root PATH    a Control Plane root as ingested (grep, ledger), or the workspace of file tools (tool)
   --remote URL   the sync remote, a postgres:// URL (sync; default $HINDSIGHT_REMOTE, else the config file)
   --raw          do not redact secrets in the text shown
@@ -146,6 +152,10 @@ function parse(argv: string[]) {
       apply: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
       'no-subagents': { type: 'boolean', default: false },
+      as: { type: 'string' },
+      // usage blocks.
+      active: { type: 'boolean', default: false },
+      now: { type: 'string' },
       // Servers (mcp, serve).
       http: { type: 'boolean', default: false },
       tools: { type: 'string' },
@@ -194,6 +204,26 @@ function intOption(value: string | undefined, name: string): number | undefined 
   return n;
 }
 
+/**
+ * export's output format: --as, or --format as the old spelling (still read, with a one-line
+ * notice on stderr, so scripts written before --as keep working). --format names the source
+ * format on every other command, so a source format here is a usage error that says so.
+ */
+function exportAs(as: string | undefined, format: string | undefined, outputs: readonly ExportFormat[]): ExportFormat {
+  const choices = outputs.join(', ');
+  if (as !== undefined && format !== undefined) throw new UsageError('export takes its output format as --as; drop --format (its old spelling)');
+  if (format !== undefined) {
+    if (!(outputs as readonly string[]).includes(format)) {
+      throw new UsageError(`export --format is the old spelling of --as (${choices}); got "${format}". --format means the source format on other commands.`);
+    }
+    process.stderr.write(`hindsight: export --format ${format} is deprecated; use --as ${format}\n`);
+    return format as ExportFormat;
+  }
+  const chosen = as ?? 'replay';
+  if (!(outputs as readonly string[]).includes(chosen)) throw new UsageError(`export --as must be one of ${choices}; got "${chosen}"`);
+  return chosen as ExportFormat;
+}
+
 /** Run `fn` on the store; read commands (the default) never create one, ingest passes create. */
 async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>, create = false): Promise<T> {
   const { openStore } = await import('../../store/open.js');
@@ -217,6 +247,8 @@ async function run(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   checkFlags(command, tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
+  // --format is the source-format filter on every command; export reads an output format there
+  // only as the old spelling of --as (exportAs).
   if (command !== 'export' && values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
   }
@@ -342,20 +374,17 @@ async function run(argv: string[]): Promise<number> {
         import('../../tools/export-session/index.js'),
         import('./write-lines.js'),
       ]);
-      const format = values.format ?? 'replay';
-      if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
-        throw new UsageError(`export --format must be one of ${EXPORT_FORMATS.join(', ')}; got "${format}"`);
-      }
+      const as = exportAs(values.as, values.format, EXPORT_FORMATS);
       const { resolveSession } = await import('../../tools/session-ref.js');
       return withStore(values.db, async (store) => {
         const lines = exportSession(store, (await resolveSession(store, id)).id, {
-          format: format as ExportFormat,
+          format: as,
           includeSubagents: !values['no-subagents'],
           redact: !values.raw,
         });
         const written = await writeLines(lines, values.out);
         // Written to a file: say where and how much, so the command is not silent.
-        if (values.out) out(`Wrote ${resolvePath(values.out)} (${written.bytes.toLocaleString('en-US')} bytes, ${written.lines.toLocaleString('en-US')} lines, ${format})`);
+        if (values.out) out(`Wrote ${resolvePath(values.out)} (${written.bytes.toLocaleString('en-US')} bytes, ${written.lines.toLocaleString('en-US')} lines, ${as})`);
         return 0;
       });
     }
@@ -382,6 +411,8 @@ async function run(argv: string[]): Promise<number> {
         since: values.since,
         until: values.until,
         breakdown: values.breakdown,
+        active: values.active,
+        now: values.now,
         timezone: values.timezone,
         order: values.order,
         mode: values.mode,

@@ -167,6 +167,67 @@ describe('usage_report on the real Claude Code transcripts', () => {
   });
 });
 
+describe('usage_report group_by blocks (5-hour billing windows)', () => {
+  // ccusage 20's `blocks --json --offline` on these transcripts (test/e2e/ccusage-blocks.test.ts
+  // runs it): starts, ends and last calls, with the 2026-02-10 block holding the five
+  // progress-only calls ccusage's blocks leave out (22 calls, 697,508 tokens; ccusage: 17, 587,849).
+  const WINDOWS = [
+    ['2025-09-03T00:00:00.000Z', '2025-09-03T05:00:00.000Z', '2025-09-03T00:47:52.264Z', 7, 116_963],
+    ['gap-2025-09-03T05:47:52.264Z', '2025-09-07T09:52:09.443Z', null, 0, 0],
+    ['2025-09-07T09:00:00.000Z', '2025-09-07T14:00:00.000Z', '2025-09-07T09:54:26.499Z', 20, 375_764],
+    ['gap-2025-09-07T14:54:26.499Z', '2026-02-10T21:11:59.186Z', null, 0, 0],
+    ['2026-02-10T21:00:00.000Z', '2026-02-11T02:00:00.000Z', '2026-02-10T22:59:37.598Z', 22, 697_508],
+    ['gap-2026-02-11T03:59:37.598Z', '2026-02-11T21:41:50.096Z', null, 0, 0],
+    ['2026-02-11T21:00:00.000Z', '2026-02-12T02:00:00.000Z', '2026-02-11T22:54:29.802Z', 157, 16_526_897],
+  ];
+
+  it('cuts the transcripts into the windows ccusage reports, each LLM call in exactly one', async () => {
+    const r = await run(cc, { group_by: 'blocks' });
+    expect(r.status).toBe('ok');
+    expect(r.rows.map((x: any) => [x.key, x.end, x.actual_end, x.calls, x.tokens.total])).toEqual(WINDOWS);
+    // The same calls as every other grouping: totals equal the daily report's.
+    const daily = await run(cc, { group_by: 'daily' });
+    expect(r.totals).toEqual(daily.totals);
+    expect(r.rows.every((x: any) => x.active === false && x.projection === null)).toBe(true);
+  });
+
+  it('now decides the active block and its projection; active: true keeps that block alone', async () => {
+    const now = '2026-02-11T23:30:00Z';
+    const r = await run(cc, { group_by: 'blocks', now, active: true });
+    expect(r.now).toBe('2026-02-11T23:30:00.000Z');
+    expect(r.rows.map((x: any) => x.key)).toEqual(['2026-02-11T21:00:00.000Z']);
+    const block = r.rows[0];
+    expect(block.active).toBe(true);
+    expect(block.projection.remaining_minutes).toBe(150);
+    // The burn rate carried over the 150 minutes left.
+    expect(block.projection.total_tokens).toBe(Math.round(block.tokens.total + block.burn_rate.tokens_per_minute * 150));
+    expect(r.totals.tokens).toEqual(block.tokens);
+    const later = await run(cc, { group_by: 'blocks', now: '2026-02-12T02:00:00Z', active: true });
+    expect([later.count, later.rows]).toEqual([0, []]);
+  });
+
+  it('filters by format and project, reads the same through any Store, and is deterministic', async () => {
+    expect((await run(cc, { group_by: 'blocks', format: 'amplifier' })).rows).toEqual([]);
+    const spotter = await run(cc, { group_by: 'blocks', project: '-home-marco-projects-spotter' });
+    expect(spotter.rows.length).toBeGreaterThan(0);
+    expect(spotter.totals.tokens.total).toBeLessThan((await run(cc, { group_by: 'blocks' })).totals.tokens.total);
+    const args = { group_by: 'blocks', breakdown: true, now: '2026-02-11T23:00:00Z', limit: 500, max_bytes: 10_000_000 };
+    const a = await run(cc, args);
+    expect(await run(bind(cc) as unknown as Store, args)).toEqual(a);
+    expect(JSON.stringify(await run(cc, args))).toBe(JSON.stringify(a));
+  });
+
+  it.each([
+    [{ group_by: 'blocks', now: 'yesterday' }, /now must be an ISO 8601 time with a zone.*got "yesterday"/],
+    [{ group_by: 'daily', active: true }, /active applies to group_by blocks only \(got group_by daily\)/],
+    [{ group_by: 'session', now: '2026-02-11T23:00:00Z' }, /now applies to group_by blocks only/],
+  ])('%j → INVALID_ARGUMENTS with a clear message', async (args, message) => {
+    const r = await run(cc, args);
+    expect(r).toMatchObject({ status: 'error', code: 'INVALID_ARGUMENTS' });
+    expect(r.error).toMatch(message);
+  });
+});
+
 /** A plain object with the store's methods: a Store that is not a SqliteStore. */
 function bind(store: SqliteStore): Record<string, unknown> {
   return {

@@ -1,33 +1,41 @@
-// usage_report: tokens and cost grouped like ccusage (daily, weekly, monthly, session, project),
-// over every format in the store, priced from the table shipped in src/usage/pricing.ts.
+// usage_report: tokens and cost grouped like ccusage (daily, weekly, monthly, session, project,
+// and blocks: the 5-hour billing windows), over every format in the store, priced from the table
+// shipped in src/usage/pricing.ts.
 
 import { z } from 'zod';
 import { FORMATS } from '../../formats/registry.js';
-import { buildReport, GROUPINGS, ORDERS, resolveRange } from '../../usage/aggregate.js';
-import { loadUsageCalls } from '../../usage/calls.js';
+import { buildReport, GROUPINGS, ORDERS, resolveRange, type Grouping } from '../../usage/aggregate.js';
+import { buildBlocks, parseNow } from '../../usage/blocks.js';
+import { loadEachUsageCall, loadUsageCalls } from '../../usage/calls.js';
 import { COST_MODES } from '../../usage/cost.js';
 import { PRICE_SOURCES, PRICES_AS_OF } from '../../usage/pricing.js';
 import { checkTimeZone, DEFAULT_TIME_ZONE } from '../../usage/time-zone.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
+import { InvalidArguments } from '../../core/errors.js';
 import { defineTool } from '../tool.js';
 
-const day = (name: string) => z.string().optional().describe(`${name} day counted (in timezone), YYYY-MM-DD or YYYYMMDD.`);
+/** The groupings of usage_report: ccusage's calendar and session ones, then its 5-hour windows. */
+const GROUP_BY = [...GROUPINGS, 'blocks'] as const;
+
+const day = (name: string) => z.string().optional().describe(`${name} day (in timezone), YYYY-MM-DD.`);
 
 const input = z
   .object({
-    group_by: z.enum(GROUPINGS).default('daily').describe('Row per day, week, month, top-level session (sub-agents folded in) or project.'),
-    timezone: z.string().default(DEFAULT_TIME_ZONE).describe('IANA zone days are cut in, e.g. Europe/Berlin.'),
-    order: z.enum(ORDERS).optional().describe('By period (sessions: last activity); default asc, sessions desc.'),
+    group_by: z.enum(GROUP_BY).default('daily').describe('Row per period, session, project or 5-hour block.'),
+    timezone: z.string().default(DEFAULT_TIME_ZONE).describe('IANA zone of the days, e.g. Europe/Berlin.'),
+    order: z.enum(ORDERS).optional().describe('Default asc by period; sessions desc by last activity.'),
     since: day('First'),
     until: day('Last'),
     format: z.enum(FORMATS).optional().describe('Only sessions of this format.'),
-    project: z.string().optional().describe("Only this project (the session's slug folder name, its path, or a Control Plane root)."),
-    breakdown: z.boolean().default(false).describe('Add model_breakdowns: one entry per model in each row.'),
+    project: z.string().optional().describe('Only this project (slug folder, path or plane root).'),
+    breakdown: z.boolean().default(false).describe('Add model_breakdowns (one per model) to each row.'),
     mode: z
       .enum(COST_MODES)
       .default('calculate')
-      .describe('calculate: from tokens and the shipped price table; display: only costs recorded in the logs (else null); auto: recorded when present, else calculated.'),
-    start_of_week: z.enum(['sunday', 'monday']).default('sunday').describe('First day of a week for group_by weekly (ccusage: sunday).'),
+      .describe('calculate: from the price table; display: logged costs (else null); auto: logged, else calculated.'),
+    start_of_week: z.enum(['sunday', 'monday']).default('sunday').describe('weekly: first day of a week.'),
+    active: z.boolean().default(false).describe('blocks: only the block open at now.'),
+    now: z.string().optional().describe('blocks: ISO 8601 time taken as now (default: the clock).'),
     limit: limitArg(100, 500),
     offset: offsetArg,
     max_bytes: maxBytesArg(200_000),
@@ -46,44 +54,47 @@ const figures = {
 const row = z
   .object({ key: z.string(), ...figures, models: z.array(z.string()) })
   .passthrough()
-  .describe('Session rows add session_id, format, project, first_activity, last_activity, subagents[]; project rows add project_path, sessions.');
+  .describe(
+    'Session rows add session_id, format, project, first_activity, last_activity, subagents[]; project rows add project_path, sessions; block rows add start, end, actual_end, active, gap, burn_rate, projection.',
+  );
 
 export const usageReport = defineTool({
   name: 'usage_report',
   title: 'Usage and cost report',
   description:
-    "Token usage and cost of LLM calls, grouped like ccusage: group_by daily | weekly | monthly (day of each call in timezone), session (one row per top-level session, sub-agents folded in and listed under subagents) or project. Rows: key, tokens {input, output, cache_write, cache_read, total}, cost_usd, calls, models; model_breakdowns with breakdown: true. Each LLM call counts once (a response split over several lines: its largest usage), as ccusage does. Costs come from a shipped price table (prices_as_of, never fetched); a model without a price is listed in unpriced_models and left out of cost_usd with partial: true, never counted as $0. mode display uses only costs recorded in the logs; auto prefers them. totals covers every row, not just the page.",
+    'Token usage and cost of LLM calls, grouped like ccusage: group_by daily | weekly | monthly, session (top-level, sub-agents folded in, listed in subagents), project, or blocks (5-hour billing windows: start, end, active, gap rows, burn_rate, projection). Rows: key, tokens {input, output, cache_write, cache_read, total}, cost_usd, calls, models. Each LLM call counts once, as in ccusage. Costs from a shipped price table (prices_as_of); a model without a price is listed in unpriced_models and makes cost_usd partial, never $0. totals covers every row, not just the page.',
   input,
   output: z.object({
     status: z.literal('ok'),
     ...pageShape,
-    group_by: z.enum(GROUPINGS),
+    group_by: z.enum(GROUP_BY),
     mode: z.enum(COST_MODES),
     timezone: z.string(),
     since: z.string().nullable(),
     until: z.string().nullable(),
+    now: z.string().optional().describe('blocks: the time taken as now.'),
     prices_as_of: z.string(),
     price_sources: z.array(z.string()),
     totals: z.object({ ...figures, models: z.array(z.string()), undated_calls: z.number().int() }),
     rows: z.array(row),
   }),
   async handler(args, { store }) {
+    const blocks = args.group_by === 'blocks';
     // Bad arguments fail before the store is read.
+    if (!blocks && (args.active || args.now !== undefined)) {
+      throw InvalidArguments(`${args.active ? 'active' : 'now'} applies to group_by blocks only (got group_by ${args.group_by}).`);
+    }
     resolveRange(args.since, args.until);
     checkTimeZone(args.timezone);
-    const calls = await loadUsageCalls(store, args.timezone);
-    const report = buildReport(calls, {
-      groupBy: args.group_by,
-      since: args.since,
-      until: args.until,
-      project: args.project,
-      format: args.format,
-      breakdown: args.breakdown,
-      mode: args.mode,
-      startOfWeek: args.start_of_week,
-      timeZone: args.timezone,
-      order: args.order,
-    });
+    const filters = { since: args.since, until: args.until, project: args.project, format: args.format, breakdown: args.breakdown, mode: args.mode, timeZone: args.timezone, order: args.order };
+    let report: { rows: Record<string, unknown>[]; totals: unknown; since: string | null; until: string | null; now?: string };
+    if (blocks) {
+      const now = args.now === undefined ? Date.now() : parseNow(args.now);
+      // Windows need each call's own time: the calls one by one, not the stored per-day groups.
+      report = buildBlocks(await loadEachUsageCall(store), { ...filters, now, activeOnly: args.active });
+    } else {
+      report = buildReport(await loadUsageCalls(store, args.timezone), { ...filters, groupBy: args.group_by as Grouping, startOfWeek: args.start_of_week });
+    }
     const items = report.rows.slice(args.offset, args.offset + args.limit);
     const body = {
       ...page(report.rows.length, args.limit, args.offset, items.length),
@@ -92,6 +103,7 @@ export const usageReport = defineTool({
       timezone: args.timezone,
       since: report.since,
       until: report.until,
+      ...(report.now === undefined ? {} : { now: report.now }),
       prices_as_of: PRICES_AS_OF,
       price_sources: PRICE_SOURCES,
       totals: report.totals,
