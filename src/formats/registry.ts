@@ -4,6 +4,7 @@
 
 import { UnknownFormat } from '../core/errors.js';
 import type { Importer } from './importer.js';
+import { genericProfile, type FormatProfile } from './profile.js';
 
 /** Detection order: the most specific layouts first. */
 const LOADERS = {
@@ -56,4 +57,24 @@ export async function detectFormat(path: string): Promise<KnownFormat | null> {
     if (await importer.detect(path)) return importer.format as KnownFormat;
   }
   return null;
+}
+
+/**
+ * The profile of `format` (src/formats/profile.ts): the hooks tools call instead of branching on
+ * the format id. A format this build does not know (a store written by a newer version) gets the
+ * generic profile, so its sessions still read.
+ */
+export async function profileOf(format: string): Promise<FormatProfile> {
+  return isKnown(format) ? (await loadImporter(format)).profile : genericProfile(format);
+}
+
+/** Every registered format with its label, in detection order (the viewer's format lists). */
+export async function formatLabels(): Promise<{ id: KnownFormat; label: string }[]> {
+  return (await loadImporters()).map((i) => ({ id: i.format as KnownFormat, label: i.profile.label }));
+}
+
+/** The profile of each format in `formats` (tools that read sessions of several formats at once). */
+export async function profilesOf(formats: Iterable<string>): Promise<Map<string, FormatProfile>> {
+  const unique = [...new Set(formats)];
+  return new Map(await Promise.all(unique.map(async (f) => [f, await profileOf(f)] as const)));
 }
