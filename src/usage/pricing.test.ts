@@ -60,6 +60,12 @@ describe('model id matching', () => {
     expect(findPrice(raw)).toBe(findPrice(id));
   });
 
+  it('prices a custom name by the known id it contains as a whole part, as ccusage 20 does', () => {
+    expect(findPrice('aide-gpt-5')).toBe(findPrice('gpt-5')); // ccusage 20.0.24: gpt-5, isFallback false
+    expect(findPrice('gpt-5-mini-proxy')).toBe(findPrice('gpt-5-mini'));
+    expect(findPrice('my-gpt-50')).toBeNull(); // gpt-5 is not a whole part of gpt-50
+  });
+
   it('matches a dated id to the same row as its undated form', () => {
     expect(findPrice('claude-sonnet-4-5-20250929')).toBe(findPrice('claude-sonnet-4-5'));
     expect(findPrice('claude-sonnet-4-0')).toBe(findPrice('claude-sonnet-4'));
@@ -67,7 +73,6 @@ describe('model id matching', () => {
 
   it('gives no price (not zero) for unknown, custom or missing model names', () => {
     expect(findPrice('claude-imaginary-9')).toBeNull();
-    expect(findPrice('aide-gpt-5')).toBeNull(); // a deployment name: never guessed
     expect(findPrice('<synthetic>')).toBeNull();
     expect(findPrice(null)).toBeNull();
     expect(findPrice('')).toBeNull();

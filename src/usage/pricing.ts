@@ -84,6 +84,26 @@ for (const p of PRICE_TABLE) {
   for (const id of [p.model, ...(p.aliases ?? [])]) BY_ID.set(id, p);
 }
 
+/** Every id and alias, longest first: the most specific one a name contains wins. */
+const IDS_LONGEST_FIRST = [...BY_ID.keys()].sort((a, b) => b.length - a.length);
+
+/**
+ * The row whose id a custom name contains as a whole dash-separated part (`aide-gpt-5` → gpt-5,
+ * `my-claude-sonnet-4-5-proxy` → claude-sonnet-4-5), as ccusage 20 matches names it has no exact
+ * row for; null when none does. The longest id wins, so `gpt-5-mini-x` is gpt-5-mini, not gpt-5.
+ */
+function containedPrice(id: string): ModelPrice | null {
+  for (const known of IDS_LONGEST_FIRST) {
+    const at = id.indexOf(known);
+    if (at < 0) continue;
+    const before = at === 0 || id[at - 1] === '-' || id[at - 1] === '/';
+    const end = at + known.length;
+    const after = end === id.length || id[end] === '-';
+    if (before && after) return BY_ID.get(known)!;
+  }
+  return null;
+}
+
 /** Lookups by the name as logged: a report prices tens of thousands of calls of a few models. */
 const BY_LOGGED_NAME = new Map<string, ModelPrice | null>();
 
@@ -92,7 +112,8 @@ export function findPrice(model: string | null | undefined): ModelPrice | null {
   if (!model) return null;
   let price = BY_LOGGED_NAME.get(model);
   if (price === undefined) {
-    price = BY_ID.get(normalizeModelId(model)) ?? null;
+    const id = normalizeModelId(model);
+    price = BY_ID.get(id) ?? containedPrice(id);
     if (BY_LOGGED_NAME.size < 10_000) BY_LOGGED_NAME.set(model, price);
   }
   return price;
