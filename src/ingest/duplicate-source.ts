@@ -10,6 +10,7 @@ import type { Defect, Format } from '../core/model.js';
 import type { SourceFile } from '../formats/importer.js';
 import type { FileRecord, IngestWriter } from '../store/store.js';
 import { lineHash } from './evidence.js';
+import { heldBytes } from './held-bytes.js';
 import { readLines } from './line-reader.js';
 
 const COMPARE_CHUNK = 1024 * 1024;
@@ -24,6 +25,8 @@ export interface CopiedSource {
 }
 
 function sizeOf(path: string): number | null {
+  const held = heldBytes(path); // database rows being read (sqlite-rows.ts): compared line by line
+  if (held) return held.length;
   try {
     const s = statSync(path);
     return s.isFile() ? s.size : null;

@@ -16,6 +16,8 @@ import { EvidenceBuilder, lineHash } from './evidence.js';
 import type { DuplicateWindow } from './duplicate-lines.js';
 import { duplicateSourceNote, findCopiedSource } from './duplicate-source.js';
 import { ParseQueue } from './parse-queue.js';
+import { releaseBytes } from './held-bytes.js';
+import { statRows } from './sqlite-rows.js';
 import { checkStoredPrefix } from './stored-prefix.js';
 import { emptyFile, parseDocumentFile, type ParsedEvent } from './parse-file.js';
 
@@ -34,8 +36,11 @@ export type ChainLink = { fromQueue: true } | { fromQueue: false; state: unknown
 
 export type FilePlan =
   | { kind: 'skip'; outcome: FileOutcome }
-  | { kind: 'document'; record: FileRecord; source: SourceFile; importer: Importer; stat: Stats; bytes: Buffer; contentHash: string; outcome: FileOutcome }
-  | { kind: 'parse'; record: FileRecord; source: SourceFile; stat: Stats; job: ParseJob; clearFromLine?: number; first: { defects: Defect[]; facts: SessionFacts[] }; outcome: FileOutcome };
+  | { kind: 'document'; record: FileRecord; source: SourceFile; importer: Importer; stat: SourceStat; bytes: Buffer; contentHash: string; outcome: FileOutcome }
+  | { kind: 'parse'; record: FileRecord; source: SourceFile; stat: SourceStat; job: ParseJob; clearFromLine?: number; first: { defects: Defect[]; facts: SessionFacts[] }; outcome: FileOutcome };
+
+/** What planning needs of a source's stat: a file's, or a database row source's (sqlite-rows.ts). */
+type SourceStat = Pick<Stats, 'size' | 'mtimeMs'>;
 
 let nextJobId = 1;
 
@@ -98,14 +103,18 @@ export async function planFile(
     outcome.unchanged = true;
     return { kind: 'skip', outcome };
   };
-  let stat: Stats;
+  let stat: SourceStat;
   try {
-    stat = statSync(source.path);
-    if (!stat.isFile()) throw new Error('not a regular file');
-    closeSync(openSync(source.path, 'r'));
+    if (source.rows) stat = statRows({ ...source, rows: source.rows }, current);
+    else {
+      const fileStat = statSync(source.path);
+      if (!fileStat.isFile()) throw new Error('not a regular file');
+      closeSync(openSync(source.path, 'r'));
+      stat = fileStat;
+    }
   } catch (err) {
     // A dangling symlink or a FIFO named like a ledger: the same warning in every format.
-    const problem = await ledgerEntryProblem(source.path);
+    const problem = source.rows ? null : await ledgerEntryProblem(source.path);
     if (problem) {
       outcome.defects = await writer.addDefects(rootId, [entryProblemNote(problem, source.relPath, source.sessionId ?? null)]);
       return skip();
@@ -189,12 +198,15 @@ export async function planFile(
       await writer.supersedeFile(record.id, 'rewritten');
       outcome.rewritten = true;
       record = await newFile(record.generation + 1, readAs);
+      // Database rows are updated in place by their owner (a message while it streams): expected, so info.
       defects.push({
-        severity: 'warning',
-        kind: 'rewritten_source',
+        severity: source.rows ? 'info' : 'warning',
+        kind: source.rows ? 'updated_rows' : 'rewritten_source',
         file: source.relPath,
         line: null,
-        message: `source was rewritten since the last ingest (${why}); it was re-read and the earlier lines are kept as generation ${record.generation - 1}`,
+        message: source.rows
+          ? `rows changed since the last ingest (${why}); they were re-read and the earlier rows are kept as generation ${record.generation - 1}`
+          : `source was rewritten since the last ingest (${why}); it was re-read and the earlier lines are kept as generation ${record.generation - 1}`,
         sessionId: source.sessionId ?? null,
       });
     } else {
@@ -305,7 +317,10 @@ export async function runPlan(
       first ? plan.clearFromLine : undefined,
     );
     first = false;
-    if (last) return outcome;
+    if (last) {
+      if (source.rows) releaseBytes(source.path);
+      return outcome;
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 // 60 MB line is read whole once and memory returns to the default afterwards.
 
 import { closeSync, openSync, readSync } from 'node:fs';
+import { heldBytes, linesOfBytes } from './held-bytes.js';
 
 export const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
 
@@ -37,6 +38,9 @@ export interface LineReaderOptions {
  * @example for (const line of readLines('/tmp/a.jsonl')) console.log(line.lineNumber, line.bytes.length);
  */
 export function* readLines(path: string, options: LineReaderOptions = {}): Generator<RawLine> {
+  // A source made in memory (database rows, held-bytes.ts) is read from its bytes.
+  const held = heldBytes(path);
+  if (held) return yield* linesOfBytes(held, options);
   const end = options.end ?? Number.POSITIVE_INFINITY;
   // Small files get a small buffer: allocating 4 MiB per file dominates a folder of tiny files.
   const bufferBytes =
