@@ -10,6 +10,7 @@ import { genericProfile, type FormatProfile } from './profile.js';
 const LOADERS = {
   'control-plane': async () => (await import('./control-plane/index.js')).controlPlane,
   amplifier: async () => (await import('./amplifier/index.js')).amplifier,
+  opencode: async () => (await import('./opencode/index.js')).openCode,
   gemini: async () => (await import('./gemini/index.js')).gemini,
   codex: async () => (await import('./codex/index.js')).codex,
   'claude-code': async () => (await import('./claude-code/index.js')).claudeCode,
