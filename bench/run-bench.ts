@@ -2,6 +2,8 @@
 // against the same run's bare read + JSON.parse, peak RSS, store size, and re-ingest time.
 // Prints JSON: each figure with its unit, baseline, ratio and target.
 // First, start-up of the command against `node -e 0` (startup-bench.ts).
+// Then the new formats' ingest throughput (format-ingest-bench.ts) and what a format and a tool
+// cost in code (format-cost.ts).
 // Then the forensic tools' p50/p95 latency on the ingested stores (tool-latency.ts).
 // Then the analyst figures (analyst-bench.ts): usage_report vs ccusage 20, search_sessions over a
 // 1 GB corpus (BENCH_SEARCH_MB), replay export sizes on the real transcripts.
@@ -28,6 +30,8 @@ import { measureGrep } from './grep-bench.js';
 import { measureParsers } from './parser-bench.js';
 import { FIXTURE_SESSION, fixtureStore } from './fixture-store.js';
 import { measureStartup } from './startup-bench.js';
+import { measureNewFormats } from './format-ingest-bench.js';
+import { measureFormatCost } from './format-cost.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
@@ -127,6 +131,10 @@ const cc = corpus('claude-code', CC_MB, (dir) => generateClaudeCode(dir, { targe
 const cp = corpus('control-plane', CP_MB, (dir) => generateControlPlane(dir, { sessions: Math.max(20, Math.round(CP_MB * 2)), seed: 1, targetBytes: CP_MB * 1e6 }));
 const reuse = process.env.BENCH_REUSE_STORES === '1';
 const figures: Figure[] = [...startup, ...(reuse ? [] : [...measure('claude-code', cc), ...measure('control-plane', cp)])];
+// The formats of issue 13: ingest throughput against a bare parse of the same records, and what a
+// format and a tool cost in code now against the layout before the redesign.
+if (!reuse) figures.push(...measureNewFormats(REPO, WORK));
+figures.push(...measureFormatCost(REPO));
 for (const [name, format] of [['claude-code', 'claude-code'], ['control-plane', 'control-plane']] as const) {
   const store = new SqliteStore(join(WORK, `${name}.db`));
   try {
