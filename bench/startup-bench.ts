@@ -4,6 +4,9 @@
 // Runs are interleaved (baseline, then each command, round after round) so a machine that gets
 // busier or quieter during the run moves the baseline and the commands together.
 // Alone: `node dist/bench/startup-bench.js [DB]` (BENCH_STARTUP_RUNS, default 15) prints its figures.
+// On the fixture store, list_sessions answers with titles that hold URLs but no secret, so its
+// redaction runs without loading secretlint's preset (src/core/redact.ts, loadRules); a store whose
+// titles hold credentials pays ~10–20 ms more, once, for the preset.
 
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';

@@ -9,7 +9,7 @@ import { SecretlintHost, type Finding, type SecretlintPreset } from './secretlin
 const PRESET = '@secretlint/secretlint-rule-preset-recommend';
 const RULE_PREFIX = '@secretlint/secretlint-rule-';
 
-/** The preset version whose rules KEYWORDS was checked against (by reading each rule's regexes). */
+/** The preset version whose rules KEYWORDS and SHAPES were checked against (by reading each rule's regexes). */
 export const KEYWORDS_CHECKED_FOR = '12.0.0';
 
 /**
@@ -26,6 +26,7 @@ const KEYWORDS: Record<string, string[]> = {
   gcp: ['private_key'],
   npm: ['npm_', 'x-oauth-basic', '_authtoken='],
   slack: ['xoxb-', 'xoxp-', 'xapp-', 'xoxa-', 'xoxo-', 'xoxr-', 'hooks.slack.com/services/'],
+  // Any URL holds `://`, so the gate also asks for SHAPES.basicauth before it loads the preset.
   basicauth: ['://'],
   // Both of its patterns contain the literal T3BlbkFJ.
   openai: ['t3blbkfj'],
@@ -41,12 +42,24 @@ const KEYWORDS: Record<string, string[]> = {
   gitlab: ['glpat-'],
   grafana: ['glc_', 'glsa_'],
   '1password': ['ops_'],
-  'database-connection-string': ['mongodb', 'mysql', 'postgres'],
+  // Each of its patterns starts mongodb(+srv)://, (jdbc:)mysql(x):// or postgres(ql)://.
+  'database-connection-string': ['mongodb://', 'mongodb+srv://', 'mysql://', 'mysqlx://', 'postgres://', 'postgresql://'],
   'hashicorp-vault': ['hvs.', 'hvb.', 'hvr.'],
   vercel: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'],
   databricks: ['dapi'],
   docker: ['dckr_pat_'],
   figma: ['figd_'],
+};
+
+/**
+ * For a rule whose keyword is common in ordinary text, a pattern that every text the rule reports
+ * on matches (its own pattern loosened, read from the rule's source like KEYWORDS). The gate
+ * (presetGate) loads the preset for a text in which only such a rule's keyword occurs only when
+ * this pattern matches too: a URL without credentials does not load it.
+ */
+const SHAPES: Record<string, RegExp> = {
+  // The rule: (https?|ftps?)://USER:PASSWORD@HOST.TLD, USER and PASSWORD of [-a-zA-Z0-9_].
+  basicauth: /:\/\/[-a-zA-Z0-9_]+:[-a-zA-Z0-9_]+@/,
 };
 
 /**
@@ -95,9 +108,41 @@ interface PresetPackage {
 
 const require = createRequire(import.meta.url);
 
-// Node 20.19 and later load an ES module with require(), so the preset (~220 KB, ~20 ms to
-// evaluate) loads on the first redaction, not at start-up of every command that imports a tool.
-// Older versions load it here, at import.
+/** The installed preset's version, read from its package.json (cheap: the preset is not evaluated). */
+function installedVersion(): string {
+  return (require(`${PRESET}/package.json`) as PresetPackage).version;
+}
+
+/**
+ * What can be told about a text without loading the preset: whether any of its rules could report
+ * on it. Built from KEYWORDS and SHAPES alone, so it is exact only for the version they were
+ * checked against, where every rule has keywords (redact.test.ts holds that).
+ */
+export interface PresetGate {
+  /** Keywords of each gate rule (one per preset rule), for the caller's keyword scan. */
+  readonly keywords: string[][];
+  /** Whether `text`, in which the gate rules `hits` found keywords, may hold a preset secret. */
+  needsPreset(text: string, hits: readonly number[]): boolean;
+}
+
+/**
+ * The gate for the installed preset, or null when KEYWORDS was not checked for its version (then
+ * every text needs the preset).
+ *
+ * @example const gate = presetGate(); // gate?.needsPreset(text, hits) === false: no preset secret in text
+ */
+export function presetGate(): PresetGate | null {
+  if (installedVersion() !== KEYWORDS_CHECKED_FOR) return null;
+  const kinds = Object.keys(KEYWORDS);
+  return {
+    keywords: kinds.map((kind) => KEYWORDS[kind]!),
+    needsPreset: (text, hits) => hits.some((i) => SHAPES[kinds[i]!]?.test(text) ?? true),
+  };
+}
+
+// Node 20.19 and later load an ES module with require(), so the preset (~220 KB, ~10–20 ms to
+// evaluate) loads on the first redaction that needs it (redact.ts), not at start-up of every
+// command that imports a tool. Older versions load it here, at import.
 const preloaded: PresetModule | undefined = process.features.require_module ? undefined : ((await import(PRESET)) as PresetModule);
 
 export class PresetSecrets {
@@ -109,7 +154,7 @@ export class PresetSecrets {
 
   constructor() {
     const mod = preloaded ?? (require(PRESET) as PresetModule);
-    this.version = (require(`${PRESET}/package.json`) as PresetPackage).version;
+    this.version = installedVersion();
     this.host = new SecretlintHost(mod.creator, { skip: SKIPPED, options: OPTIONS });
     this.kinds = this.host.ruleIds.map((id) => (id.startsWith(RULE_PREFIX) ? id.slice(RULE_PREFIX.length) : id));
     this.rankOf = new Map(this.host.ruleIds.map((id, i) => [id, i]));

@@ -6,12 +6,13 @@
 // preset's shape check lets pass. docs/redaction.md lists what is covered.
 //
 // Speed: one pass of a keyword automaton (keyword-scan.ts) over the text picks the rules, of the
-// preset and our own, whose keywords occur; only those run. Spans are collected on the original
+// preset and our own, whose keywords occur; only those run. The preset itself is loaded only once
+// a text may hold one of its secrets (loadRules). Spans are collected on the original
 // text, overlapping ones merged, and the output built once.
 
 import { mapJson } from './json-depth.js';
 import { KeywordScanner } from './keyword-scan.js';
-import { PresetSecrets } from './preset-secrets.js';
+import { PresetSecrets, presetGate, type PresetGate } from './preset-secrets.js';
 
 interface OwnRule {
   /** Shown in the marker: `[REDACTED:<kind>]`, or `[REDACTED]` when null (the name before stays). */
@@ -67,17 +68,43 @@ interface Span {
 }
 
 interface Rules {
-  preset: PresetSecrets;
+  /** Null until a text may hold a secret of the preset (see loadRules). */
+  preset: PresetSecrets | null;
+  /** Before the preset is loaded: what tells whether a text needs it. */
+  gate: PresetGate | null;
+  /**
+   * Rules 0 … ownBase-1 are the preset's (its rules once it is loaded, else the gate's);
+   * rule ownBase + i is OWN_RULES[i].
+   */
   scanner: KeywordScanner;
+  ownBase: number;
 }
 
-// Built on first use, not at import: loading the preset and building the automaton cost CPU that
-// every CLI command that loads a tool would otherwise pay at start-up.
+const OWN_KEYWORDS = OWN_RULES.map((r) => r.keywords);
+
+// Built on first use, not at import, and in two steps, because the preset costs start-up time
+// (~10–20 ms to evaluate it, a few more to build the automaton with its keywords) while most texts
+// a command prints (titles, paths, counts, plain URLs) could not hold any of its secrets:
+// - first our own rules plus the preset's gate (presetGate: its keywords and shapes as a static
+//   table, no preset loaded);
+// - the first text the gate lets through loads the preset and swaps in the scanner with its rules.
+//   No text before it could hold a preset secret, so every answer is the one the preset loaded
+//   from the start would give.
+// When there is no gate (an installed preset other than the version the table was checked for)
+// the preset is loaded on the first text.
 let rules: Rules | undefined;
+
+function rulesWithPreset(): Rules {
+  const preset = new PresetSecrets();
+  return { preset, gate: null, scanner: new KeywordScanner([...preset.keywords(), ...OWN_KEYWORDS]), ownBase: preset.kinds.length };
+}
+
 function loadRules(): Rules {
   if (!rules) {
-    const preset = new PresetSecrets();
-    rules = { preset, scanner: new KeywordScanner([...preset.keywords(), ...OWN_RULES.map((r) => r.keywords)]) };
+    const gate = presetGate();
+    rules = gate
+      ? { preset: null, gate, scanner: new KeywordScanner([...gate.keywords, ...OWN_KEYWORDS]), ownBase: gate.keywords.length }
+      : rulesWithPreset();
   }
   return rules;
 }
@@ -88,15 +115,23 @@ const MIN_SECRET_TEXT = 8;
 /** The spans found in `text` by every rule (preset or own) whose keyword occurs in it. */
 function secretSpans(text: string): Span[] {
   if (text.length < MIN_SECRET_TEXT) return [];
-  const { preset, scanner } = loadRules();
-  const candidates = scanner.rulesIn(text);
+  let { preset, gate, scanner, ownBase } = loadRules();
+  let candidates = scanner.rulesIn(text);
+  if (gate !== null) {
+    const gateHits = candidates.filter((i) => i < ownBase);
+    if (gateHits.length > 0 && gate.needsPreset(text, gateHits)) {
+      // From now on the preset runs; this text is scanned again to learn which of its rules apply.
+      ({ preset, scanner, ownBase } = rules = rulesWithPreset());
+      candidates = scanner.rulesIn(text);
+    }
+  }
   if (candidates.length === 0) return [];
-  const presetRules = preset.kinds.length;
-  const presetCandidates = candidates.filter((i) => i < presetRules);
-  const spans: Span[] = presetCandidates.length > 0 ? preset.spans(text, presetCandidates) : [];
+  // Before the preset is loaded, the candidates below ownBase are gate rules that needed nothing.
+  const presetCandidates = candidates.filter((i) => i < ownBase);
+  const spans: Span[] = preset !== null && presetCandidates.length > 0 ? preset.spans(text, presetCandidates) : [];
   for (const index of candidates) {
-    if (index < presetRules) continue;
-    const rule = OWN_RULES[index - presetRules]!;
+    if (index < ownBase) continue;
+    const rule = OWN_RULES[index - ownBase]!;
     const re = rule.re;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
