@@ -32,15 +32,15 @@ export function fingerprint(store: SqliteStore): string {
   const sessions = db
     .prepare(
       `SELECT id, format, project, parent_id, kind, title, status, started_at, ended_at, turn_count, first_user_message,
-       last_response_preview, models, own_input, own_output, own_cache_write, own_cache_read, total_input, total_output,
-       total_cache_write, total_cache_read, llm_calls, event_count, tool_calls, tool_errors, errors, warnings, compactions,
+       last_response_preview, models, own_input, own_output, own_cache_write, own_cache_read, own_reasoning, total_input, total_output,
+       total_cache_write, total_cache_read, total_reasoning, llm_calls, event_count, tool_calls, tool_errors, errors, warnings, compactions,
        attrs, next_seq, dirty FROM sessions ORDER BY id`,
     )
     .all();
   const events = db
     .prepare(
       `SELECT s.id AS session, e.seq, f.rel_path, f.generation, e.line_number, e.part, e.ts_ms, e.ts_ns, e.type, e.kind, e.actor,
-       e.turn, e.usage_key, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tool_name, e.tool_status, e.summary, e.attrs
+       e.turn, e.usage_key, e.tok_in, e.tok_out, e.tok_cw, e.tok_cr, e.tok_rs, e.tool_name, e.tool_status, e.summary, e.attrs
        FROM events e JOIN sessions s ON s.sid = e.sid JOIN files f ON f.id = e.file_id ORDER BY s.id, e.seq`,
     )
     .all();
@@ -68,7 +68,7 @@ export function fingerprint(store: SqliteStore): string {
   const fts = db.prepare('SELECT count(*) AS n FROM message_fts').get();
   const usage = db
     .prepare(
-      `SELECT s.id, u.ts_ms, u.ts_ns, u.seq, u.model, u.tok_in, u.tok_out, u.tok_cw, u.tok_cw1h, u.tok_cr, u.cost
+      `SELECT s.id, u.ts_ms, u.ts_ns, u.seq, u.model, u.tok_in, u.tok_out, u.tok_cw, u.tok_cw1h, u.tok_cr, u.tok_rs, u.cost
        FROM usage_calls u JOIN sessions s ON s.sid = u.sid ORDER BY s.id, u.seq`,
     )
     .all();

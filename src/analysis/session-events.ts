@@ -2,7 +2,7 @@
 // an error, which records are one LLM call, and where each user turn starts (the format's profile
 // says which events count and which are turns).
 
-import type { TokenCounts } from '../core/model.js';
+import { tokenTotal } from '../core/model.js';
 import type { StoredEvent } from '../core/events.js';
 import type { FormatProfile } from '../formats/profile.js';
 import type { Store } from '../store/store.js';
@@ -21,7 +21,7 @@ export function isErrorEvent(e: StoredEvent): boolean {
   return e.kind === 'error' || e.toolStatus === 'error' || e.attrs.level === 'ERROR' || e.attrs.apiError === true;
 }
 
-export const tokenSum = (t: TokenCounts): number => t.input + t.output + t.cacheWrite + t.cacheRead;
+export const tokenSum = tokenTotal;
 
 /**
  * The one record kept per LLM call: per usage key the record with the largest total (the first

@@ -2,7 +2,7 @@
 // (first and last), tool calls, LLM calls and their tokens (each call once, in the turn of the
 // record kept for it, so the turns add up to the session's own tokens).
 
-import type { TokenCounts } from '../core/model.js';
+import { tokenTotal, type TokenCounts } from '../core/model.js';
 import { keyToIso } from '../core/time.js';
 import type { StoredEvent } from '../core/events.js';
 import type { FormatProfile } from '../formats/profile.js';
@@ -14,14 +14,15 @@ import { chosenUsage, toolCalls, turnSegments } from './session-events.js';
 const ASSISTANT_KINDS = new Set(['assistant_message', 'thinking', 'tool_call', 'llm_call']);
 
 export function tokensOf(events: readonly StoredEvent[]) {
-  const t: TokenCounts = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+  const t: Required<TokenCounts> = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0, reasoning: 0 };
   for (const e of events) {
     t.input += e.usage!.input;
     t.output += e.usage!.output;
     t.cacheWrite += e.usage!.cacheWrite;
     t.cacheRead += e.usage!.cacheRead;
+    t.reasoning += e.usage!.reasoning ?? 0;
   }
-  return { input: t.input, output: t.output, cache_write: t.cacheWrite, cache_read: t.cacheRead, total: t.input + t.output + t.cacheWrite + t.cacheRead };
+  return { input: t.input, output: t.output, cache_write: t.cacheWrite, cache_read: t.cacheRead, ...(t.reasoning ? { reasoning: t.reasoning } : {}), total: tokenTotal(t) };
 }
 
 function stats(events: readonly StoredEvent[], chosen: ReadonlySet<StoredEvent>, ledger: string | null, mode: CostMode) {

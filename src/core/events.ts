@@ -60,6 +60,8 @@ export interface LlmCall {
   /** Cache writes with a one-hour lifetime (priced apart); 0 when the log does not say. */
   cacheWrite1h: number;
   cacheRead: number;
+  /** Output-priced tokens outside `output` (TokenCounts.reasoning: Gemini's thoughts); absent means 0. */
+  reasoning?: number;
   /** A cost the log recorded for the call (Amplifier cost_usd), null when none. */
   costUsd: number | null;
 }

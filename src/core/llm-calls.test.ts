@@ -45,6 +45,14 @@ describe('llmCalls', () => {
     expect(calls[0]).toMatchObject({ input: 1, cacheWrite: 2, cacheRead: 3, cacheWrite1h: 0, costUsd: null, tsKey: T1, model: 'm', mirror: false });
   });
 
+  it('carries reasoning tokens (0 when a format has none) and counts them in the size that picks a record', () => {
+    const thinking = (seq: number, output: number, reasoning: number) =>
+      event(seq, 'g', output, T1, { usage: { key: 'g', model: 'm', input: 1, output, cacheWrite: 0, cacheRead: 0, reasoning } });
+    // The second record is larger only by its reasoning: it stands for the call.
+    expect(llmCalls([thinking(1, 5, 0), thinking(2, 5, 9)]).map((c) => [c.seq, c.output, c.reasoning])).toEqual([[2, 5, 9]]);
+    expect(llmCalls([event(1, 'a', 5, T1)])[0]!.reasoning).toBe(0);
+  });
+
   it('breaks a tie toward a record without a time, then the earlier time, then the lower sequence', () => {
     expect(llmCalls([event(1, 'a', 5, T1), event(2, 'a', 5, null)])[0]!.seq).toBe(2);
     expect(llmCalls([event(1, 'a', 5, T2), event(2, 'a', 5, T1)])[0]!.seq).toBe(2);

@@ -5,6 +5,7 @@
 // time, then by sequence. Summarisers call it; the store only keeps the rows it returns.
 
 import type { LlmCall, StoredEvent } from './events.js';
+import { tokenTotal, type TokenCounts } from './model.js';
 
 /**
  * A value a log recorded as a number: finite numbers as they are, true/false as 1/0, plain
@@ -22,8 +23,7 @@ export function recordedNumber(v: unknown): number | null {
 }
 
 function total(e: StoredEvent): number {
-  const u = e.usage!;
-  return u.input + u.output + u.cacheWrite + u.cacheRead;
+  return tokenTotal(e.usage!);
 }
 
 /** Whether `a` is the earlier of two records with the same total. */
@@ -64,6 +64,7 @@ export function llmCalls(events: readonly StoredEvent[], isMirror: (e: StoredEve
         cacheWrite: u.cacheWrite,
         cacheWrite1h: recordedNumber(e.attrs.cacheWrite1h) ?? 0,
         cacheRead: u.cacheRead,
+        reasoning: u.reasoning ?? 0,
         costUsd: recordedNumber(e.attrs.costUsd),
       };
     });
@@ -72,4 +73,24 @@ export function llmCalls(events: readonly StoredEvent[], isMirror: (e: StoredEve
 /** Keys of the calls a session records first-hand (not as a mirror of another session's call). */
 export function firstHandKeys(calls: readonly LlmCall[]): string[] {
   return calls.filter((c) => !c.mirror).map((c) => c.key);
+}
+
+/**
+ * The tokens of a session's calls added up by kind (`reasoning` only when some call has it), the
+ * one sum every summariser reports as its session's own tokens.
+ *
+ * @example callTokens(llmCalls(events)) // { input: 120, output: 30, cacheWrite: 0, cacheRead: 900 }
+ */
+export function callTokens(calls: readonly Pick<LlmCall, 'input' | 'output' | 'cacheWrite' | 'cacheRead' | 'reasoning'>[]): TokenCounts {
+  const tokens: TokenCounts = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+  let reasoning = 0;
+  for (const c of calls) {
+    tokens.input += c.input;
+    tokens.output += c.output;
+    tokens.cacheWrite += c.cacheWrite;
+    tokens.cacheRead += c.cacheRead;
+    reasoning += c.reasoning ?? 0;
+  }
+  if (reasoning > 0) tokens.reasoning = reasoning;
+  return tokens;
 }

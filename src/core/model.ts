@@ -28,15 +28,27 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** Token counts of one LLM call, by kind. */
+/** Token counts of one LLM call, by kind. The kinds never overlap: their sum is the call's total. */
 export interface TokenCounts {
   input: number;
   output: number;
   cacheWrite: number;
   cacheRead: number;
+  /**
+   * Tokens billed at the output rate that are NOT inside `output`: Gemini's thinking tokens (and
+   * whatever its total holds beyond the named fields), which ccusage leaves out of its output column
+   * but counts in its total and prices as output. Codex's reasoning is already inside its output and
+   * is never put here. Absent means 0 (every other format).
+   */
+  reasoning?: number;
 }
 
 export const ZERO_TOKENS: Readonly<TokenCounts> = Object.freeze({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
+
+/** Every token of the counts: the five kinds added (reasoning counts when present). */
+export function tokenTotal(t: TokenCounts): number {
+  return t.input + t.output + t.cacheWrite + t.cacheRead + (t.reasoning ?? 0);
+}
 
 /**
  * Usage carried by an event. `key` identifies the LLM call: several events with the same key are

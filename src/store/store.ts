@@ -374,6 +374,8 @@ export interface UsageCallGroupRow {
   cacheWrite: number;
   cacheWrite1h: number;
   cacheRead: number;
+  /** Output-priced tokens outside output (TokenCounts.reasoning); 0 for formats without them. */
+  reasoning: number;
   /** The sum of the costs the logs recorded (Amplifier cost_usd); null when the calls recorded none. */
   recordedUsd: number | null;
 }

@@ -1,7 +1,9 @@
 // usage_calls on both engines: the rows the summarisers chose, the same row for row on SQLite and
 // PostgreSQL (after ingest, after an appended source, after the migration rebuilds an existing
 // store), the same grouped rows, and a store written before the summarisers chose the rows answers
-// the same once upgraded (and after its first ingest, the same as a store ingested anew).
+// the same once upgraded (and after its first ingest, the same as a store ingested anew). The fifth
+// token kind (reasoning: Gemini's thoughts) is held alike on both engines, and a store written
+// before it (SQLite schema 4, PostgreSQL 3) gets its columns with none and answers as before.
 
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,13 @@ import type { UsageCallGroupRow } from './store.js';
 const unavailable = await postgresUnavailable();
 
 const FIXTURE_ROOTS = ['claude-code', 'amplifier/normal', 'amplifier/edge', 'amplifier/real', 'control-plane/normal', 'control-plane/edge'];
-const COLUMNS = 's.id, u.seq, u.call_key, u.mirror, u.ts_ms, u.ts_ns, u.model, u.tok_in, u.tok_out, u.tok_cw, u.tok_cw1h, u.tok_cr, u.cost';
+const COLUMNS = 's.id, u.seq, u.call_key, u.mirror, u.ts_ms, u.ts_ns, u.model, u.tok_in, u.tok_out, u.tok_cw, u.tok_cw1h, u.tok_cr, u.cost, u.tok_rs';
+/** Gemini chats: their thoughts are the reasoning kind. */
+const GEMINI_ROOT = 'other-agents/gemini/tmp';
+/** Undo SQLite schema 5 / PostgreSQL 4 (the reasoning columns); the caller deletes the version row. */
+const DROP_REASONING = `ALTER TABLE events DROP COLUMN tok_rs; ALTER TABLE sessions DROP COLUMN own_reasoning;
+  ALTER TABLE sessions DROP COLUMN total_reasoning;`;
+const SESSION_TOKENS = 'SELECT id, own_output, own_reasoning, total_output, total_reasoning FROM sessions ORDER BY id';
 const ORDER = 'ORDER BY s.id, u.seq';
 
 function sqliteCalls(db: Database.Database, columns = COLUMNS): unknown[][] {
@@ -70,9 +78,9 @@ describe('usage_calls on SQLite', () => {
     expect(sqliteCalls(store.db).some((r) => r[3] === 1)).toBe(true);
     await store.close();
 
-    // Back to schema 3: its table, filled by its SQL, and no later version.
+    // Back to schema 3: its table, filled by its SQL, no reasoning columns, and no later version.
     const raw = new Database(path);
-    raw.exec(`DROP TABLE usage_calls; ${SCHEMA_3_ROWS} DELETE FROM schema_version WHERE version > 3;`);
+    raw.exec(`DROP TABLE usage_calls; ${SCHEMA_3_ROWS} ${DROP_REASONING} DELETE FROM schema_version WHERE version > 3;`);
     const schema3 = sqliteCalls(raw, 's.id, u.seq, u.ts_ms, u.ts_ns, u.model, u.tok_in, u.tok_out, u.tok_cw, u.tok_cw1h, u.tok_cr, u.cost');
     expect(schema3).toEqual(chosen);
     raw.close();
@@ -88,6 +96,66 @@ describe('usage_calls on SQLite', () => {
       await ingestPaths(fresh, roots);
       expectSameStore(upgraded, fresh);
       expect(sqliteCalls(upgraded.db)).toEqual(sqliteCalls(fresh.db));
+      await fresh.close();
+    } finally {
+      await upgraded.close();
+    }
+  });
+});
+
+describe('reasoning tokens on SQLite', () => {
+  it('keeps Gemini thoughts apart from output on events, calls and session totals', async () => {
+    const store = new SqliteStore(join(tempDir('hs-usage-'), 'h.db'));
+    try {
+      await ingestPaths(store, [copyFixture(GEMINI_ROOT)]);
+      const calls = sqliteCalls(store.db);
+      expect(calls.filter((r) => (r[13] as number) > 0).length).toBeGreaterThan(0);
+      const events = store.db.prepare('SELECT sum(tok_rs) AS rs, count(tok_rs) AS n FROM events').get() as { rs: number; n: number };
+      expect(events.rs).toBe(calls.reduce((sum, r) => sum + (r[13] as number), 0));
+      const sessions = store.db.prepare(SESSION_TOKENS).all() as { own_reasoning: number; total_reasoning: number }[];
+      expect(sessions.reduce((sum, r) => sum + r.own_reasoning, 0)).toBe(events.rs);
+      // The grouped rows carry it; the calls' thoughts are not in their output.
+      const { groups } = await sortedGroups(store);
+      expect(groups.reduce((sum, g) => sum + g.reasoning, 0)).toBe(events.rs);
+      const row = (await store.getSession('37b7abef-713d-4522-85f0-8ff15a4e6d17'))!;
+      // ccusage 20.0.24's figures for this chat: input 25,301, output 1,441 (thoughts left out), cache read 62,117, total 91,773.
+      expect(row.tokensOwn).toEqual({ input: 25_301, output: 1_441, cacheWrite: 0, cacheRead: 62_117, reasoning: 91_773 - 25_301 - 1_441 - 62_117 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('upgrades a store written before the reasoning kind: none on every row, the same answers', async () => {
+    const roots = FIXTURE_ROOTS.map((f) => copyFixture(f));
+    const path = join(tempDir('hs-usage-'), 'h.db');
+    const store = new SqliteStore(path);
+    await ingestPaths(store, roots);
+    const before = await sortedGroups(store);
+    const calls = sqliteCalls(store.db);
+    const sessions = store.db.prepare(SESSION_TOKENS).all();
+    await store.close();
+
+    // Back to schema 4: no tok_rs on events or calls, no reasoning totals, no version 5.
+    const raw = new Database(path);
+    raw.exec(`${DROP_REASONING} ALTER TABLE usage_calls DROP COLUMN tok_rs; DELETE FROM schema_version WHERE version > 4;`);
+    raw.close();
+
+    const upgraded = new SqliteStore(path);
+    try {
+      expect((upgraded.db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number }).v).toBe(5);
+      expect(sqliteCalls(upgraded.db)).toEqual(calls);
+      expect(upgraded.db.prepare(SESSION_TOKENS).all()).toEqual(sessions);
+      expect(await sortedGroups(upgraded)).toEqual(before);
+      // Nothing to summarise again: the new kind is zero for every format already stored.
+      expect((upgraded.db.prepare('SELECT count(*) AS n FROM sessions WHERE dirty = 1').get() as { n: number }).n).toBe(0);
+      // New sources fill the new columns as in a store made at schema 5.
+      const gemini = copyFixture(GEMINI_ROOT);
+      await ingestPaths(upgraded, [...roots, gemini]);
+      const fresh = new SqliteStore(join(tempDir('hs-usage-'), 'h.db'));
+      await ingestPaths(fresh, [...roots, gemini]);
+      expectSameStore(upgraded, fresh);
+      expect(sqliteCalls(upgraded.db)).toEqual(sqliteCalls(fresh.db));
+      expect(upgraded.db.prepare(SESSION_TOKENS).all()).toEqual(fresh.db.prepare(SESSION_TOKENS).all());
       await fresh.close();
     } finally {
       await upgraded.close();
@@ -140,7 +208,8 @@ describe.skipIf(unavailable !== null)('usage_calls on PostgreSQL', () => {
     const admin = new pg.Client({ connectionString: TEST_PG_URL });
     await admin.connect();
     try {
-      await admin.query(`DROP TABLE ${schema}.usage_calls; DELETE FROM ${schema}.schema_version WHERE version = 3`);
+      // Back to schema 2: no usage_calls, no reasoning columns (migration 4), no later version.
+      await admin.query(`SET search_path TO ${schema}; DROP TABLE usage_calls; ${DROP_REASONING} DELETE FROM schema_version WHERE version >= 3`);
     } finally {
       await admin.end();
     }
@@ -198,5 +267,68 @@ describe.skipIf(unavailable !== null)('usage_calls on PostgreSQL', () => {
     }
     const { rows } = await postgres.pool.query('SELECT sqlite_sum(v) AS s FROM unnest($1::float8[]) AS t(v) WHERE v > 1', [[0.5]]);
     expect(rows[0].s).toBeNull();
+  });
+});
+
+describe.skipIf(unavailable !== null)('reasoning tokens on PostgreSQL', () => {
+  const schemas: string[] = [];
+  /** A schema of its own per test (the upgrade test takes its store apart). */
+  const freshUrl = () => {
+    schemas.push(uniqueSchema('hs_reasoning'));
+    return withSchema(TEST_PG_URL, schemas[schemas.length - 1]!);
+  };
+
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(schema);
+  });
+
+  it('holds the same calls, groups and session totals as SQLite, Gemini thoughts apart from output', async () => {
+    const roots = [copyFixture(GEMINI_ROOT), copyFixture('claude-code')];
+    const sqlite = new SqliteStore(join(tempDir('hs-usage-'), 'h.db'));
+    const postgres = await PostgresStore.open(freshUrl());
+    try {
+      await ingestPaths(sqlite, roots);
+      await ingestPaths(postgres, roots);
+      const calls = sqliteCalls(sqlite.db);
+      expect(calls.some((r) => (r[13] as number) > 0)).toBe(true);
+      expect(await postgresCalls(postgres)).toEqual(calls);
+      expect(await sortedGroups(postgres)).toEqual(await sortedGroups(sqlite));
+      const { rows } = await postgres.pool.query(SESSION_TOKENS);
+      expect(rows).toEqual(sqlite.db.prepare(SESSION_TOKENS).all());
+      const { rows: events } = await postgres.pool.query('SELECT sum(tok_rs) AS rs FROM events');
+      expect(events[0].rs).toBe((sqlite.db.prepare('SELECT sum(tok_rs) AS rs FROM events').get() as { rs: number }).rs);
+    } finally {
+      await sqlite.close();
+      await postgres.close();
+    }
+  });
+
+  it('upgrades a store written before the reasoning kind (migration 4): none on every row, the same answers', async () => {
+    const roots = [copyFixture('claude-code')];
+    const url = freshUrl();
+    const schema = schemas[schemas.length - 1]!;
+    const store = await PostgresStore.open(url);
+    await ingestPaths(store, roots);
+    const calls = await postgresCalls(store);
+    const groups = await sortedGroups(store);
+    const { rows: sessions } = await store.pool.query(SESSION_TOKENS);
+    await store.close();
+    const admin = new pg.Client({ connectionString: TEST_PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`SET search_path TO ${schema}; ${DROP_REASONING} ALTER TABLE usage_calls DROP COLUMN tok_rs; DELETE FROM schema_version WHERE version >= 4`);
+    } finally {
+      await admin.end();
+    }
+    const reopened = await PostgresStore.open(url);
+    try {
+      const { rows: versions } = await reopened.pool.query('SELECT max(version) AS v FROM schema_version');
+      expect(versions[0].v).toBe(4);
+      expect(await postgresCalls(reopened)).toEqual(calls);
+      expect(await sortedGroups(reopened)).toEqual(groups);
+      expect((await reopened.pool.query(SESSION_TOKENS)).rows).toEqual(sessions);
+    } finally {
+      await reopened.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { redactText } from '../core/redact.js';
+import { tokenTotal } from '../core/model.js';
 import { keyToMillis, toTimeKey } from '../core/time.js';
 import type { SessionRow } from '../store/store.js';
 
@@ -10,6 +11,8 @@ export const tokensShape = z.object({
   output: z.number().int(),
   cache_write: z.number().int(),
   cache_read: z.number().int(),
+  /** Output-priced tokens outside output (Gemini's thoughts); present only when there are some. */
+  reasoning: z.number().int().optional(),
   total: z.number().int(),
 });
 
@@ -40,7 +43,8 @@ export function tokensView(t: SessionRow['tokensTotal']) {
     output: t.output,
     cache_write: t.cacheWrite,
     cache_read: t.cacheRead,
-    total: t.input + t.output + t.cacheWrite + t.cacheRead,
+    ...(t.reasoning ? { reasoning: t.reasoning } : {}),
+    total: tokenTotal(t),
   };
 }
 

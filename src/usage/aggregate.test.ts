@@ -47,7 +47,20 @@ describe('grouping', () => {
     ]);
     expect(r.totals.undated_calls).toBe(1);
     expect(r.totals.tokens.input).toBe(21_000); // totals keep every call, dated or not
-    expect(r.rows[0]!.tokens).toEqual({ input: 1000, output: 10, cache_write: 0, cache_read: 100, total: 1110 });
+    expect(r.rows[0]!.tokens).toEqual({ input: 1000, output: 10, cache_write: 0, cache_read: 100, reasoning: 0, total: 1110 });
+  });
+
+  it('keeps reasoning tokens apart from output, in the total, priced as output, per model too', () => {
+    const gemini = (ts: string, output: number, reasoning: number) =>
+      call('g1', ts, 'gemini-2.5-pro', 60, { format: 'gemini', tokens: { input: 60, output, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 40, reasoning } });
+    const r = buildReport([gemini('2026-03-01T10:00:00Z', 10, 7), gemini('2026-03-01T11:00:00Z', 5, 0), CALLS[0]!], opts({ groupBy: 'session', breakdown: true }));
+    const row = r.rows.find((x) => x.key === 'g1')!;
+    expect(row.tokens).toEqual({ input: 120, output: 15, cache_write: 0, cache_read: 80, reasoning: 7, total: 222 });
+    // Gemini 2.5 Pro: 120×1.25 + (15 + 7)×10 + 80×0.125 = 380 µ$
+    expect(row.cost_usd).toBeCloseTo(0.00038, 12);
+    expect((row.model_breakdowns as { tokens: { reasoning: number } }[])[0]!.tokens.reasoning).toBe(7);
+    expect(r.totals.tokens.reasoning).toBe(7);
+    expect(r.rows.find((x) => x.key === 'a1')!.tokens.reasoning).toBe(0);
   });
 
   it('monthly and weekly (weeks start on Sunday by default, Monday on request)', () => {

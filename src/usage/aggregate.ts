@@ -34,6 +34,9 @@ export interface TokenTotals {
   output: number;
   cache_write: number;
   cache_read: number;
+  /** Output-priced tokens outside output (Gemini's thoughts; TokenCounts.reasoning); 0 for other formats. */
+  reasoning: number;
+  /** Every kind above added. */
   total: number;
 }
 
@@ -63,6 +66,7 @@ export class Acc {
   output = 0;
   cacheWrite = 0;
   cacheRead = 0;
+  reasoning = 0;
   calls = 0;
   usd = 0;
   costed = 0;
@@ -77,6 +81,7 @@ export class Acc {
     this.output += t.output;
     this.cacheWrite += t.cacheWrite;
     this.cacheRead += t.cacheRead;
+    this.reasoning += t.reasoning ?? 0;
     this.calls += c.calls;
     const model = c.model ?? UNKNOWN_MODEL;
     this.models.add(model);
@@ -97,7 +102,8 @@ export class Acc {
         output: this.output,
         cache_write: this.cacheWrite,
         cache_read: this.cacheRead,
-        total: this.input + this.output + this.cacheWrite + this.cacheRead,
+        reasoning: this.reasoning,
+        total: this.input + this.output + this.cacheWrite + this.cacheRead + this.reasoning,
       },
       cost_usd: this.costed > 0 ? roundUsd(this.usd) : null,
       partial: this.costed < this.calls,

@@ -71,7 +71,7 @@ describe('cutting calls into 5-hour blocks (ccusage blocks)', () => {
   it('sums tokens, cost and models per block, with a model breakdown on request', () => {
     const calls = [call('2026-03-01T10:00:00Z'), call('2026-03-01T10:30:00Z', { model: 'claude-haiku-4-5-20251001' })];
     const [row] = buildBlocks(calls, opts({ breakdown: true })).rows;
-    expect(row!.tokens).toEqual({ input: 20_000, output: 4_000, cache_write: 0, cache_read: 6_000, total: 30_000 });
+    expect(row!.tokens).toEqual({ input: 20_000, output: 4_000, cache_write: 0, cache_read: 6_000, reasoning: 0, total: 30_000 });
     // Sonnet 4.5: 10k × $3 + 2k × $15 + 3k × $0.30 per million; Haiku 4.5: 10k × $1 + 2k × $5 + 3k × $0.10.
     expect(row!.cost_usd).toBeCloseTo(0.0609 + 0.0203, 9);
     expect(row!.models).toEqual(['claude-haiku-4-5-20251001', SONNET]);

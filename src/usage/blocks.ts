@@ -49,7 +49,7 @@ export interface BlockOptions {
 export interface BurnRate {
   /** Every token kind per minute of activity. */
   tokens_per_minute: number;
-  /** Input and output tokens only per minute (ccusage's indicator, blind to cache traffic). */
+  /** Input and output (reasoning included) tokens only per minute (ccusage's indicator, blind to cache traffic). */
   tokens_per_minute_for_indicator: number;
   /** null when no call of the window has a cost. */
   cost_per_hour: number | null;
@@ -140,7 +140,7 @@ function burnRate(first: number, last: number, f: CostFigures): BurnRate | null 
   if (minutes <= 0) return null;
   return {
     tokens_per_minute: f.tokens.total / minutes,
-    tokens_per_minute_for_indicator: (f.tokens.input + f.tokens.output) / minutes,
+    tokens_per_minute_for_indicator: (f.tokens.input + f.tokens.output + f.tokens.reasoning) / minutes,
     cost_per_hour: f.cost_usd === null ? null : (f.cost_usd / minutes) * 60,
   };
 }

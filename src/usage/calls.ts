@@ -9,7 +9,7 @@
 // rule) hands the calls over already grouped; any other Store (a wrapper, a test double) is read
 // session by session through sessionTimeline, with the same figures.
 
-import type { Format } from '../core/model.js';
+import { tokenTotal, type Format, type TokenCounts } from '../core/model.js';
 import { keyToParts, partsToKey } from '../core/time.js';
 import type { Store, UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
 import type { CallTokens } from './cost.js';
@@ -109,7 +109,7 @@ function makeCall(
   tsMs: number | null,
   tsNs: number,
   model: string | null,
-  t: [number, number, number, number],
+  t: TokenCounts,
   cw1h: unknown,
   cost: unknown,
 ): UsageCall {
@@ -126,7 +126,7 @@ function makeCall(
     lastKey: tsKey,
     long: null,
     model,
-    tokens: { input: t[0], output: t[1], cacheWrite: t[2], cacheWrite1h: finiteNumber(cw1h) ?? 0, cacheRead: t[3] },
+    tokens: { input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheWrite1h: finiteNumber(cw1h) ?? 0, cacheRead: t.cacheRead, reasoning: t.reasoning ?? 0 },
     recordedUsd: recordedUsd(cost),
   };
 }
@@ -169,7 +169,7 @@ function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroup
       lastKey: g.lastMs === null ? null : partsToKey(g.lastMs, 0),
       long: g.long,
       model: g.model,
-      tokens: { input: g.input, output: g.output, cacheWrite: g.cacheWrite, cacheWrite1h: g.cacheWrite1h, cacheRead: g.cacheRead },
+      tokens: { input: g.input, output: g.output, cacheWrite: g.cacheWrite, cacheWrite1h: g.cacheWrite1h, cacheRead: g.cacheRead, reasoning: g.reasoning },
       recordedUsd: g.recordedUsd,
     });
   }
@@ -193,9 +193,8 @@ async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<Usag
       if (!e.usage) return;
       const u = e.usage;
       const [tsMs, tsNs] = e.tsKey === null ? [null, 0] : keyToParts(e.tsKey);
-      const t: [number, number, number, number] = [u.input, u.output, u.cacheWrite, u.cacheRead];
-      const call = makeCall(s, roots.get(s.id)!, tsMs, tsNs, u.model, t, e.attrs.cacheWrite1h, e.attrs.costUsd);
-      chooser.add(s.id, u.key, { call, total: t[0] + t[1] + t[2] + t[3], tsNs, order });
+      const call = makeCall(s, roots.get(s.id)!, tsMs, tsNs, u.model, u, e.attrs.cacheWrite1h, e.attrs.costUsd);
+      chooser.add(s.id, u.key, { call, total: tokenTotal(u), tsNs, order });
     });
   }
   return chooser.calls();

@@ -30,6 +30,18 @@ describe('cost of one call', () => {
     expect(priceCall(tokens({ input: 250_000 }), findPrice('claude-haiku-4-5')!)).toBeCloseTo(0.25, 12);
   });
 
+  it('bills reasoning tokens (outside output) at the output rate, long-context rate included, and never counts them into the prompt', () => {
+    const pro = findPrice('gemini-2.5-pro')!;
+    // Gemini 2.5 Pro: input 1.25, output 10, cached 0.125 $/MTok. 60×1.25 + (10 + 7)×10 + 40×0.125 = 250 µ$ (ccusage 20.0.24 prints 0.00025).
+    expect(priceCall(tokens({ input: 60, output: 10, cacheRead: 40, reasoning: 7 }), pro)).toBeCloseTo(0.00025, 12);
+    // Reasoning moved out of output costs the same: the two kinds share one rate.
+    expect(priceCall(tokens({ input: 60, output: 3, cacheRead: 40, reasoning: 14 }), pro)).toBeCloseTo(priceCall(tokens({ input: 60, output: 17, cacheRead: 40 }), pro), 15);
+    // Above 200k prompt tokens every token, reasoning too, at 2.5 / 15 / 0.25: 250000×2.5 + (1000 + 4000)×15 = 700000 µ$
+    expect(priceCall(tokens({ input: 250_000, output: 1000, reasoning: 4000 }), pro)).toBeCloseTo(0.7, 12);
+    // Reasoning is output: 199,000 input and 5,000 reasoning stay below the threshold (199000×1.25 + 5000×10 = 298750 µ$).
+    expect(priceCall(tokens({ input: 199_000, reasoning: 5000 }), pro)).toBeCloseTo(0.29875, 12);
+  });
+
   it('fills missing cache prices by the rule: write = 1.25 × input, read = 0.1 × input (1h write = 2 × input)', () => {
     const bare: ModelPrice = { model: 'test-model', provider: 'anthropic', input: 2, output: 8 };
     // 1000×2.5 (5m write) + 1000×0.2 (read) = 2700 µ$

@@ -6,7 +6,7 @@ import { findPrice, type ModelPrice, type Rates } from './pricing.js';
 export const COST_MODES = ['calculate', 'display', 'auto'] as const;
 export type CostMode = (typeof COST_MODES)[number];
 
-/** One LLM call's tokens; the four kinds never overlap. */
+/** One LLM call's tokens; the kinds never overlap. */
 export interface CallTokens {
   input: number;
   output: number;
@@ -14,6 +14,8 @@ export interface CallTokens {
   cacheWrite: number;
   cacheWrite1h: number;
   cacheRead: number;
+  /** Output-priced tokens outside `output` (TokenCounts.reasoning: Gemini's thoughts); absent means 0. */
+  reasoning?: number;
 }
 
 export interface CallCost {
@@ -34,9 +36,11 @@ function complete(r: Rates): Required<Rates> {
 }
 
 /**
- * USD for one call at a model's prices. Long-context rates apply to the whole call when its prompt
- * (input + cache writes + cache reads) exceeds the threshold — Anthropic's and Google's rule. (ccusage
- * prices only the tokens above 200k at the higher rate; that undercounts such calls.)
+ * USD for one call at a model's prices. Reasoning tokens are billed at the output rate (Google bills
+ * thinking as output). Long-context rates apply to the whole call, output and reasoning included,
+ * when its prompt (input + cache writes + cache reads) exceeds the threshold — Anthropic's and
+ * Google's rule. (ccusage prices only the tokens above 200k at the higher rate for Claude; that
+ * undercounts such calls.)
  */
 export function priceCall(t: CallTokens, price: ModelPrice, long: boolean = isLongContext(t, price)): number {
   const r = complete(long && price.longContext ? price.longContext : price);
@@ -44,7 +48,7 @@ export function priceCall(t: CallTokens, price: ModelPrice, long: boolean = isLo
   // Sum of tokens × $/MTok, divided once: fewer rounding steps than per-token prices.
   const micro =
     t.input * r.input +
-    t.output * r.output +
+    (t.output + (t.reasoning ?? 0)) * r.output +
     (t.cacheWrite - oneHour) * r.cacheWrite5m +
     oneHour * r.cacheWrite1h +
     t.cacheRead * r.cacheRead;

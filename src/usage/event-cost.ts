@@ -21,7 +21,14 @@ export const recordedUsd = (v: unknown): number | null => (typeof v === 'string'
 /** One usage-carrying event's tokens as the price table reads them. */
 export function eventCallTokens(e: StoredEvent): CallTokens {
   const u = e.usage!;
-  return { input: u.input, output: u.output, cacheWrite: u.cacheWrite, cacheWrite1h: finiteNumber(e.attrs.cacheWrite1h) ?? 0, cacheRead: u.cacheRead };
+  return {
+    input: u.input,
+    output: u.output,
+    cacheWrite: u.cacheWrite,
+    cacheWrite1h: finiteNumber(e.attrs.cacheWrite1h) ?? 0,
+    cacheRead: u.cacheRead,
+    reasoning: u.reasoning ?? 0,
+  };
 }
 
 /** Cost of LLM-call events (each one call: pass the chosen records only). */

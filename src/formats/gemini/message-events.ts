@@ -165,7 +165,7 @@ function geminiEvents(msg: Obj, id: string, ts: string | undefined, site: Messag
   toolEvents(msg, id, ts, site, state, done);
   const reply = replyUsage(msg.tokens, id, model);
   if (reply) {
-    const sig = `${reply.usage.input}/${reply.usage.output}/${reply.usage.cacheRead}/${reply.usage.model}`;
+    const sig = `${reply.usage.input}/${reply.usage.output}/${reply.usage.cacheRead}/${reply.usage.reasoning ?? 0}/${reply.usage.model}`;
     if (sig !== done.usage) {
       done.usage = sig;
       const u = reply.usage;

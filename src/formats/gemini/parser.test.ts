@@ -15,20 +15,36 @@ async function one(records: Parameters<typeof writeChat>[2]) {
 const stamp = (at: string) => ({ $set: { lastUpdated: at } });
 
 describe('Gemini tokens, as ccusage 20 reads them', () => {
-  it('takes cached input out of input, adds tool-use prompt tokens to it, and bills thoughts as output', () => {
+  it('takes cached input out of input, adds tool-use prompt tokens to it, and keeps thoughts apart as reasoning', () => {
     const u = replyUsage({ input: 15327, output: 23, cached: 11526, thoughts: 919, tool: 7, total: 16276 }, 'k', 'gemini-3-flash-preview')!;
     // ccusage's own unit test of these figures: input 3,808 (15,327 − 11,526 + 7), cache read 11,526, output 23, 919 beside it.
-    expect(u.usage).toEqual({ key: 'k', model: 'gemini-3-flash-preview', input: 3808, output: 942, cacheRead: 11526, cacheWrite: 0 });
+    expect(u.usage).toEqual({ key: 'k', model: 'gemini-3-flash-preview', input: 3808, output: 23, cacheRead: 11526, cacheWrite: 0, reasoning: 919 });
     expect(u.attrs).toEqual({ thoughts: 919, toolTokens: 7, candidates: 23, totalTokens: 16276 });
   });
 
   it('keeps input whole when the total shows it already excludes the cached tokens', () => {
     const u = replyUsage({ input: 100, output: 10, cached: 50, thoughts: 0, tool: 0, total: 160 }, 'k', null)!;
-    expect(u.usage).toMatchObject({ input: 100, cacheRead: 50, output: 10 });
+    expect(u.usage).toEqual({ key: 'k', model: null, input: 100, cacheRead: 50, cacheWrite: 0, output: 10 });
+  });
+
+  // Each case as ccusage 20.0.24 printed it for a one-reply chat (inputTokens, outputTokens, totalTokens):
+  // a remainder of the total goes to output when the reply has none, else beside output with the thoughts.
+  it('puts what the total holds beyond the named fields where ccusage does', () => {
+    const kinds = (t: Record<string, number>) => {
+      const u = replyUsage(t, 'k', 'm')!.usage;
+      return [u.input, u.output, u.cacheRead, u.reasoning ?? 0];
+    };
+    expect(kinds({ input: 100, output: 10, cached: 0, thoughts: 0, tool: 0, total: 125 })).toEqual([100, 10, 0, 15]); // ccusage: 100, 10, 125
+    expect(kinds({ input: 100, output: 10, cached: 0, thoughts: 5, tool: 0, total: 135 })).toEqual([100, 10, 0, 25]); // 100, 10, 135
+    expect(kinds({ input: 100, output: 0, cached: 0, thoughts: 0, tool: 0, total: 130 })).toEqual([100, 30, 0, 0]); // 100, 30, 130
+    expect(kinds({ input: 100, output: 0, cached: 0, thoughts: 7, tool: 0, total: 130 })).toEqual([100, 23, 0, 7]); // 100, 23, 130
+    expect(kinds({ input: 100, output: 10, cached: 40, thoughts: 7, tool: 3, total: 120 })).toEqual([63, 10, 40, 7]); // 63, 10, 120
+    expect(kinds({ input: 100, output: 10, cached: 0, thoughts: 7, tool: 0 })).toEqual([100, 10, 0, 7]); // no total: 100, 10, 117
+    expect(kinds({ input: 0, output: 0, cached: 0, thoughts: 7, tool: 0, total: 7 })).toEqual([0, 0, 0, 7]); // 0, 0, 7
   });
 
   it('bills a total no field explains as output, and counts no call for an empty record', () => {
-    expect(replyUsage({ total: 654 }, 'k', 'm')!.usage).toMatchObject({ input: 0, output: 654, cacheRead: 0 });
+    expect(replyUsage({ total: 654 }, 'k', 'm')!.usage).toEqual({ key: 'k', model: 'm', input: 0, output: 654, cacheRead: 0, cacheWrite: 0 });
     expect(replyUsage({ input: 0, output: 0, cached: 0, thoughts: 0, tool: 0, total: 0 }, 'k', 'm')).toBeNull();
     expect(replyUsage('lots', 'k', 'm')).toBeNull();
   });
@@ -57,7 +73,7 @@ describe('the JSONL chat', () => {
       toolCalls: 1,
       toolErrors: 0,
       models: ['gemini-2.5-pro'],
-      tokens: { input: 600 + 100, output: 50 + 8, cacheRead: 1400, cacheWrite: 0 },
+      tokens: { input: 600 + 100, output: 20 + 8, cacheRead: 1400, cacheWrite: 0, reasoning: 30 },
       startedAt: '2026-03-01T10:00:00.000Z',
       endedAt: '2026-03-01T10:00:09.000Z',
     });
@@ -203,7 +219,7 @@ describe('the legacy JSON document', () => {
     ]);
     // ccusage gives a document's reply no model hint; the call is kept, unpriced.
     expect(s.events.filter((e) => e.usage).map((e) => e.usage!.model)).toEqual(['gemini-2.5-pro', null]);
-    expect(s.summary).toMatchObject({ status: 'completed', turnCount: 1, firstUserMessage: 'hi', tokens: { input: 200, output: 17, cacheRead: 0, cacheWrite: 0 } });
+    expect(s.summary).toMatchObject({ status: 'completed', turnCount: 1, firstUserMessage: 'hi', tokens: { input: 200, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 7 } });
   });
 
   it('reports a document that is not a conversation, and messages that are not messages', async () => {

@@ -33,13 +33,13 @@ describe('a legacy document rewritten by the CLI', () => {
     writeDocument(chats, 'session-2026-03-01T10-00-11111111.json', first);
     const store = newStore();
     await ingestPaths(store, [home]);
-    expect(await sessionTokens(store)).toEqual({ input: 800, output: 15, cache_write: 0, cache_read: 200, total: 1015 });
+    expect(await sessionTokens(store)).toEqual({ input: 800, output: 10, cache_write: 0, cache_read: 200, reasoning: 5, total: 1015 });
 
     const second = [...first, user('u2', 'and now?', '2026-03-01T10:01:00.000Z'), reply('r2', '2026-03-01T10:01:05.000Z', { content: 'done', tokens: tokens(1500, 20, 1000) })];
     writeDocument(chats, 'session-2026-03-01T10-00-11111111.json', second);
     const again = await ingestPaths(store, [home]);
     expect(again.filesRead).toBe(1);
-    expect(await sessionTokens(store)).toEqual({ input: 800 + 500, output: 15 + 20, cache_write: 0, cache_read: 200 + 1000, total: 1015 + 1520 });
+    expect(await sessionTokens(store)).toEqual({ input: 800 + 500, output: 10 + 20, cache_write: 0, cache_read: 200 + 1000, reasoning: 5, total: 1015 + 1520 });
     const s = await snapshot(store);
     expect(s).toMatchObject({ turns: 2, calls: 2, status: 'completed' });
     expect(s.kinds).toEqual(['session_start::', 'user_message:u1:', 'assistant_message:r1:', 'llm_call:r1:', 'user_message:u2:', 'assistant_message:r2:', 'llm_call:r2:']);
@@ -99,6 +99,6 @@ describe('a JSONL chat appended to between ingests', () => {
     appendFileSync(path, text.slice(half));
     await ingestPaths(store, [home]);
     expect((await snapshot(store)).calls).toBe(2);
-    expect(await sessionTokens(store)).toEqual({ input: 600 + 200, output: 50 + 8, cache_write: 0, cache_read: 1400, total: 2258 });
+    expect(await sessionTokens(store)).toEqual({ input: 600 + 200, output: 20 + 8, cache_write: 0, cache_read: 1400, reasoning: 30, total: 2258 });
   });
 });

@@ -8,7 +8,7 @@
 //   - a reply's text with no tool call of that reply pending     → completed
 //   - anything else (a prompt, a tool result, a thought)         → active (waiting or running)
 
-import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
+import { tokenTotal, type Defect, type SessionStatus, type TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
 
@@ -52,7 +52,7 @@ export function geminiStatus(events: readonly StoredEvent[], answered: Set<strin
 /** Each LLM call once: the largest usage record per key (the first on a tie). */
 function usageOf(events: readonly StoredEvent[]): { tokens: TokenCounts; calls: number; models: string[]; thoughts: number } {
   const byKey = new Map<string, StoredEvent>();
-  const size = (e: StoredEvent) => e.usage!.input + e.usage!.output + e.usage!.cacheRead + e.usage!.cacheWrite;
+  const size = (e: StoredEvent) => tokenTotal(e.usage!);
   const models: string[] = [];
   for (const e of events) {
     const model = e.usage?.model ?? (typeof e.attrs.model === 'string' ? e.attrs.model : null);
@@ -62,14 +62,17 @@ function usageOf(events: readonly StoredEvent[]): { tokens: TokenCounts; calls: 
     if (!prev || size(e) > size(prev)) byKey.set(e.usage.key, e);
   }
   const tokens: TokenCounts = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+  let reasoning = 0;
   let thoughts = 0;
   for (const e of byKey.values()) {
     tokens.input += e.usage!.input;
     tokens.output += e.usage!.output;
     tokens.cacheWrite += e.usage!.cacheWrite;
     tokens.cacheRead += e.usage!.cacheRead;
+    reasoning += e.usage!.reasoning ?? 0;
     if (typeof e.attrs.thoughts === 'number') thoughts += e.attrs.thoughts;
   }
+  if (reasoning > 0) tokens.reasoning = reasoning;
   return { tokens, calls: byKey.size, models, thoughts };
 }
 
@@ -114,7 +117,7 @@ export function summarizeGemini(input: SummaryInput): SummaryOutput {
       warnings: events.filter((e) => e.kind === 'warning').length,
       compactions: events.filter((e) => e.kind === 'compaction').length,
       attrs: {
-        // Thinking tokens are inside tokens.output (billed as output); this says how many.
+        // The thinking tokens Gemini wrote (tokens.reasoning holds them, with any unnamed remainder of a total).
         thoughtTokens: usage.thoughts,
         cancellations: events.filter((e) => e.attrs.cancelled === true).length,
         rewinds: events.filter((e) => e.type === '$rewindTo').length,

@@ -1,5 +1,6 @@
-// One Gemini reply's `tokens` record as the store's four kinds, by ccusage 20's rule (its
-// adapter/gemini parser), so per-session, per-day and per-model figures equal ccusage's.
+// One Gemini reply's `tokens` record as the store's token kinds, by ccusage 20's rule (its
+// adapter/gemini parser, checked against ccusage 20.0.24 record by record), so per-session,
+// per-day and per-model figures equal ccusage's kind by kind.
 //
 // Gemini writes {input, output, cached, thoughts, tool, total} from the API's usage metadata:
 // input = promptTokenCount, which INCLUDES the cached prompt tokens; output = candidates only;
@@ -8,13 +9,20 @@
 //   cacheRead = cached
 //   input     = input − cached (only when total shows input includes cached: total equals
 //               input+output+thoughts+tool and not that plus cached) + tool
-//   output    = output + thoughts (+ whatever total has that no field names)
+//   unnamed   = whatever total holds beyond input, output, cached and thoughts (0 in the CLI's
+//               own records, where total is exactly their sum)
+//   output    = output; when output is 0, the unnamed tokens instead (ccusage shows them there)
+//   reasoning = thoughts (+ the unnamed tokens when output is not 0)
 //
-// Thoughts are billed at the output rate, and ccusage prices them so; it prints them apart from
-// its output column but inside its total. The store has no fifth kind, so they go into `output`
-// (Codex's output already includes its reasoning the same way): cost and total then equal
-// ccusage's exactly, and output = ccusage's outputTokens + its unnamed remainder (a test holds
-// that). The split stays on the event as attrs (thoughts, toolTokens, candidates, totalTokens).
+// Thoughts are billed at the output rate and ccusage prices them so, counts them in its total, and
+// leaves them out of its output column: the store's fifth kind, `reasoning` (TokenCounts), holds
+// exactly that, so input, output, cache reads, total and cost all equal ccusage's. (Codex differs:
+// its reasoning is inside its output.) The split stays on the event as attrs (thoughts,
+// toolTokens, candidates, totalTokens).
+//
+// One record ccusage counts differently: a total SMALLER than the named fields (never written by
+// the CLI). ccusage then prices the thoughts but leaves them out of its total; here the total is
+// always the sum of the kinds.
 
 import type { EventUsage } from '../../core/model.js';
 import { asObj } from './json.js';
@@ -44,7 +52,7 @@ function field(record: Record<string, unknown>, keys: readonly string[]): number
  * (ccusage counts no call then either).
  *
  * @example replyUsage({ input: 100, output: 5, cached: 40, thoughts: 7, tool: 0, total: 112 }, 'msg-1', 'gemini-2.5-pro')!.usage
- *   // { key: 'msg-1', model: 'gemini-2.5-pro', input: 60, output: 12, cacheRead: 40, cacheWrite: 0 }
+ *   // { key: 'msg-1', model: 'gemini-2.5-pro', input: 60, output: 5, cacheRead: 40, cacheWrite: 0, reasoning: 7 }
  */
 export function replyUsage(tokens: unknown, key: string, model: string | null): ReplyUsage | null {
   const t = asObj(tokens);
@@ -61,13 +69,14 @@ export function replyUsage(tokens: unknown, key: string, model: string | null): 
   const uncachedInput = inputHoldsCached ? input - Math.min(input, cached) : input;
   const inputTokens = uncachedInput + tool;
   const total = writtenTotal ?? inputTokens + output + cached + thoughts;
-  // Tokens the total holds that no field names: ccusage shows them as output when there is none,
-  // else prices them with the thoughts. Either way they are billed as output.
+  // Tokens the total holds that no field names: ccusage shows them as output when the reply has no
+  // output, else counts them with the thoughts. Either way they are billed as output.
   const unnamed = Math.max(0, total - (inputTokens + output + cached + thoughts));
-  const billedOutput = output + thoughts + unnamed;
-  if (inputTokens === 0 && billedOutput === 0 && cached === 0) return null;
+  const shownOutput = output > 0 ? output : unnamed;
+  const reasoning = thoughts + (output > 0 ? unnamed : 0);
+  if (inputTokens === 0 && shownOutput === 0 && reasoning === 0 && cached === 0) return null;
   return {
-    usage: { key, model, input: inputTokens, output: billedOutput, cacheRead: cached, cacheWrite: 0 },
+    usage: { key, model, input: inputTokens, output: shownOutput, cacheRead: cached, cacheWrite: 0, ...(reasoning > 0 ? { reasoning } : {}) },
     attrs: { thoughts, toolTokens: tool, candidates: output, totalTokens: total },
   };
 }

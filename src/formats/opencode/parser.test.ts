@@ -19,12 +19,12 @@ type Obj = Record<string, any>;
 describe('messageUsage', () => {
   const usage = (tokens: Obj, extra: Obj = {}) => messageUsage('m', { modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens, ...extra })?.usage;
 
-  it('bills reasoning and whatever total holds beyond it as output, as ccusage does', () => {
+  it('keeps reasoning and whatever total holds beyond the parts as the reasoning kind (billed as output, outside it), as ccusage does', () => {
     const base = { input: 100, output: 10, reasoning: 5, cache: { read: 7, write: 3 } };
-    expect(usage(base)).toMatchObject({ input: 100, output: 15, cacheRead: 7, cacheWrite: 3, key: 'm', model: 'claude-sonnet-4-5' });
-    expect(usage({ ...base, total: 110 })!.output).toBe(15); // a total below the parts changes nothing
-    expect(usage({ ...base, total: 200 })!.output).toBe(90); // 200 − (100 + 10 + 7 + 3)
-    expect(usage({ ...base, output: 0 })!.output).toBe(5);
+    expect(usage(base)).toMatchObject({ input: 100, output: 10, reasoning: 5, cacheRead: 7, cacheWrite: 3, key: 'm', model: 'claude-sonnet-4-5' });
+    expect(usage({ ...base, total: 110 })!.reasoning).toBe(5); // a total below the parts changes nothing
+    expect(usage({ ...base, total: 200 })!.reasoning).toBe(80); // 200 − (100 + 10 + 7 + 3)
+    expect(usage({ ...base, output: 0 })).toMatchObject({ output: 0, reasoning: 5 });
     expect(usage({ input: '40', output: 2 })).toMatchObject({ input: 40, output: 2, cacheRead: 0, cacheWrite: 0 });
   });
 
@@ -102,7 +102,8 @@ describe('the pre-1.0 storage/ folder', () => {
       const s = r.sessions.get(t.sessionId!)!.summary;
       expect(s.tokens.input).toBe(t.inputTokens);
       expect(s.tokens.cacheRead).toBe(t.cacheReadTokens);
-      expect(s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite).toBe(t.totalTokens);
+      expect(s.tokens.output).toBe(t.outputTokens);
+      expect(s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite + (s.tokens.reasoning ?? 0)).toBe(t.totalTokens);
       expect(s.turnCount).toBeGreaterThan(0);
       expect(s.firstUserMessage).not.toBeNull();
     }

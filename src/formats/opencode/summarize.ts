@@ -2,7 +2,7 @@
 // one LLM call, core/llm-calls.ts), tools and problems, and the tool calls left without a result.
 
 import type { StoredEvent } from '../../core/events.js';
-import { llmCalls } from '../../core/llm-calls.js';
+import { callTokens, llmCalls } from '../../core/llm-calls.js';
 import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { SummaryInput, SummaryOutput } from '../importer.js';
@@ -41,13 +41,7 @@ export function sessionStatus(events: readonly StoredEvent[], turns: readonly St
 export function summarizeOpenCode(input: SummaryInput): SummaryOutput {
   const { facts, events } = input;
   const calls = llmCalls(events);
-  const tokens: TokenCounts = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
-  for (const c of calls) {
-    tokens.input += c.input;
-    tokens.output += c.output;
-    tokens.cacheWrite += c.cacheWrite;
-    tokens.cacheRead += c.cacheRead;
-  }
+  const tokens = callTokens(calls);
   const models: string[] = [];
   let reasoning = 0;
   let recordedCost = 0;

@@ -7,8 +7,8 @@
 // the reasoning on top as output, plus whatever `total` holds beyond all five (probed on its
 // binary: {input 100, output 10, reasoning 5} → total 115 whatever a smaller `total` says; with
 // total 200 → 200; output 0 stays 0 with the reasoning billed beside it). Those extra tokens are in
-// its totalTokens and cost but not its outputTokens. Hindsight has no fifth kind: they go into
-// `output`, so totals and cost equal ccusage's, and its outputTokens is our output minus them.
+// its totalTokens and cost but not its outputTokens: Hindsight's `reasoning` kind (output-priced
+// tokens not inside output), so output, totals and cost all equal ccusage's.
 // A message without a model or provider id, or whose counts are all zero, is no call (ccusage
 // skips it too).
 
@@ -19,7 +19,7 @@ export interface MessageUsage {
   usage: EventUsage;
   /** `tokens.reasoning` as written. */
   reasoning: number;
-  /** Reasoning and whatever `total` holds beyond the rest, folded into output (ccusage's extra total tokens). */
+  /** Reasoning and whatever `total` holds beyond the rest: the call's `reasoning` kind (ccusage's extra total tokens). */
   extraOutput: number;
   /** The cost OpenCode recorded, when it is above zero (often it is 0: priced from the table instead). */
   costUsd?: number;
@@ -37,13 +37,12 @@ export function messageUsage(messageId: string, data: Obj): MessageUsage | null 
   const cacheRead = count(cache?.read);
   const cacheWrite = count(cache?.write);
   const reasoning = count(tokens.reasoning);
-  let output = count(tokens.output);
+  const output = count(tokens.output);
   const extraOutput = reasoning + Math.max(0, count(tokens.total) - (input + output + cacheRead + cacheWrite + reasoning));
-  output += extraOutput;
-  if (input + output + cacheRead + cacheWrite === 0) return null;
+  if (input + output + cacheRead + cacheWrite + extraOutput === 0) return null;
   const cost = asNumber(data.cost);
   return {
-    usage: { key: messageId, model, input, output, cacheRead, cacheWrite },
+    usage: { key: messageId, model, input, output, cacheRead, cacheWrite, ...(extraOutput > 0 ? { reasoning: extraOutput } : {}) },
     reasoning,
     extraOutput,
     ...(cost !== undefined && cost > 0 ? { costUsd: cost } : {}),

@@ -4,7 +4,7 @@
 import { keyToParts } from '../../core/time.js';
 import type { Defect } from '../../core/model.js';
 import { packLines } from '../sqlite/line-index.js';
-import { compactTiebreak, compactUsageKey } from '../shared/event-row.js';
+import { compactReasoning, compactTiebreak, compactUsageKey } from '../shared/event-row.js';
 import type { IngestBatch } from '../store.js';
 import { ftsTokens, tsvectorLiteral } from './fts-tokens.js';
 import type { Queryable } from './query.js';
@@ -31,7 +31,7 @@ export async function insertBlocks(c: Queryable, fileId: number, batch: IngestBa
 /** All events of a batch in one statement: one array per column, unnested server-side. */
 export async function insertEvents(c: Queryable, fileId: number, batch: IngestBatch, sids: number[], seqs: number[]): Promise<void> {
   if (batch.events.length === 0) return;
-  const cols: unknown[][] = Array.from({ length: 29 }, () => []);
+  const cols: unknown[][] = Array.from({ length: 30 }, () => []);
   for (const e of batch.events) {
     const u = e.usage;
     const ids = e.ids;
@@ -47,24 +47,24 @@ export async function insertEvents(c: Queryable, fileId: number, batch: IngestBa
     ];
     // Indexed as SQLite indexes it: every event with text is a row, even one without a token.
     const tokens = e.text ? ftsTokens(e.text) : null;
-    row.push(tokens ? tsvectorLiteral(tokens) : null, tokens ? tokens.length : null);
+    row.push(tokens ? tsvectorLiteral(tokens) : null, tokens ? tokens.length : null, compactReasoning(e));
     row.forEach((v, i) => cols[i]!.push(v));
   }
   // The search totals move with the rows (one statement: a batch is thousands of events).
   await c.query(
     `WITH ins AS (INSERT INTO events (sid, seq, file_id, line_number, part, ts_ms, ts_ns, ts_missing, ledger_rank, tiebreak, type, kind, actor, turn,
        wo_id, tool_call_id, message_id, request_id, agent_id, entry_id, usage_key, model, tok_in, tok_out, tok_cw, tok_cr, tool_name,
-       tool_status, summary, attrs, fts, fts_len)
+       tool_status, summary, attrs, fts, fts_len, tok_rs)
      SELECT u.sid, u.seq, $3, u.line_number, u.part, u.ts_ms, u.ts_ns, u.ts_missing, u.ledger_rank, u.tiebreak, u.type, u.kind, u.actor,
        u.turn, u.wo_id, u.tool_call_id, u.message_id, u.request_id, u.agent_id, u.entry_id, u.usage_key, u.model, u.tok_in, u.tok_out,
-       u.tok_cw, u.tok_cr, u.tool_name, u.tool_status, u.summary, u.attrs, u.fts::tsvector, u.fts_len
+       u.tok_cw, u.tok_cr, u.tool_name, u.tool_status, u.summary, u.attrs, u.fts::tsvector, u.fts_len, u.tok_rs
      FROM unnest($1::int[], $2::int[], $4::int[], $5::int[], $6::bigint[], $7::int[], $8::smallint[], $9::int[], $10::text[], $11::text[],
        $12::text[], $13::text[], $14::int[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[],
        $22::text[], $23::bigint[], $24::bigint[], $25::bigint[], $26::bigint[], $27::text[], $28::text[], $29::text[], $30::text[],
-       $31::text[], $32::int[])
+       $31::text[], $32::int[], $33::bigint[])
        WITH ORDINALITY AS u(sid, seq, line_number, part, ts_ms, ts_ns, ts_missing, ledger_rank, tiebreak, type, kind, actor, turn, wo_id,
          tool_call_id, message_id, request_id, agent_id, entry_id, usage_key, model, tok_in, tok_out, tok_cw, tok_cr, tool_name,
-         tool_status, summary, attrs, fts, fts_len, n)
+         tool_status, summary, attrs, fts, fts_len, tok_rs, n)
      ORDER BY u.n
      RETURNING fts_len)
      UPDATE fts_stats SET rows = rows + (SELECT count(fts_len) FROM ins), tokens = tokens + (SELECT coalesce(sum(fts_len), 0) FROM ins)`,

@@ -11,13 +11,16 @@ import type pg from 'pg';
 import { StoreSchemaTooNew } from '../../core/errors.js';
 import { llmCalls } from '../../core/llm-calls.js';
 import { readSessionEvents } from './session-events.js';
-import { SQLITE_SUM, USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
+import { SQLITE_SUM, USAGE_CALLS_REASONING, USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
 
 export interface PgMigration {
   version: number;
   description: string;
   sql: string;
-  /** A step SQL cannot say, run after `sql` in the same transaction. */
+  /**
+   * A step SQL cannot say. It runs today's code (readers, writers), which expects today's schema, so
+   * it runs after the SQL of every pending migration, in the same transaction (migrate below).
+   */
   run?(client: pg.PoolClient): Promise<void>;
 }
 
@@ -221,6 +224,16 @@ DROP FUNCTION IF EXISTS sqlite_number(json);
 ${USAGE_CALLS_TABLE}`,
     run: fillUsageCalls,
   },
+  {
+    version: 4,
+    description: 'reasoning tokens: output-priced tokens outside output (Gemini thoughts)',
+    // As SQLite's migration 5: a fifth token kind on events, session totals and LLM calls; existing
+    // rows have none, which the defaults say (events' tok_rs NULL, as the other tok_ columns).
+    sql: `ALTER TABLE events ADD COLUMN tok_rs bigint;
+ALTER TABLE sessions ADD COLUMN own_reasoning bigint NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN total_reasoning bigint NOT NULL DEFAULT 0;
+${USAGE_CALLS_REASONING}`,
+  },
 ];
 
 /** Rows for every session from its stored events, and every session marked dirty (migration 3). */
@@ -264,16 +277,17 @@ export async function migrate(client: pg.PoolClient, schema: string): Promise<nu
     const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_version');
     const current = rows[0]?.v ?? 0;
     if (current > PG_LATEST_SCHEMA) throw StoreSchemaTooNew(current, PG_LATEST_SCHEMA);
-    for (const m of PG_MIGRATIONS) {
-      if (m.version <= current) continue;
+    const pending = PG_MIGRATIONS.filter((m) => m.version > current);
+    for (const m of pending) {
       await client.query(m.sql);
-      await m.run?.(client);
       await client.query('INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)', [
         m.version,
         m.description,
         new Date().toISOString(),
       ]);
     }
+    // Code steps last: they read and write with today's code, so they need every pending column.
+    for (const m of pending) await m.run?.(client);
     await client.query('COMMIT');
     return current;
   } catch (err) {

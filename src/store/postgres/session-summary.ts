@@ -14,7 +14,7 @@ export async function saveSummary(db: Queryable, sid: number, id: string, rootId
     `UPDATE sessions SET status = $2, started_at = $3, ended_at = $4, turn_count = $5, first_user_message = $6,
      last_response_preview = $7, models = $8, own_input = $9, own_output = $10, own_cache_write = $11, own_cache_read = $12,
      llm_calls = $13, event_count = $14, tool_calls = $15, tool_errors = $16, errors = $17, warnings = $18, compactions = $19,
-     attrs = $20, dirty = 0 WHERE sid = $1`,
+     attrs = $20, own_reasoning = $21, dirty = 0 WHERE sid = $1`,
     [
       sid,
       s.status,
@@ -36,6 +36,7 @@ export async function saveSummary(db: Queryable, sid: number, id: string, rootId
       s.warnings,
       s.compactions,
       JSON.stringify(s.attrs ?? {}),
+      s.tokens.reasoning ?? 0,
     ],
   );
   await db.query('DELETE FROM defects WHERE session_id = $1 AND derived = 1', [id]);
@@ -64,28 +65,28 @@ export async function saveSummary(db: Queryable, sid: number, id: string, rootId
 /** Recompute every session's totals = own + descendants' (cycles in parent links are cut). */
 export async function recomputeTotals(db: Queryable): Promise<void> {
   const { rows: raw } = await db.query<Record<string, number | string | null>>(
-    `SELECT sid, id, parent_id, own_input, own_output, own_cache_write, own_cache_read, total_input, total_output,
-     total_cache_write, total_cache_read FROM sessions`,
+    `SELECT sid, id, parent_id, own_input, own_output, own_cache_write, own_cache_read, own_reasoning, total_input, total_output,
+     total_cache_write, total_cache_read, total_reasoning FROM sessions`,
   );
   const changed = rollUpTotals(
     raw.map((r) => ({
       sid: r.sid as number,
       id: r.id as string,
       parentId: r.parent_id as string | null,
-      own: [r.own_input as number, r.own_output as number, r.own_cache_write as number, r.own_cache_read as number],
-      total: [r.total_input as number, r.total_output as number, r.total_cache_write as number, r.total_cache_read as number],
+      own: [r.own_input as number, r.own_output as number, r.own_cache_write as number, r.own_cache_read as number, r.own_reasoning as number],
+      total: [r.total_input as number, r.total_output as number, r.total_cache_write as number, r.total_cache_read as number, r.total_reasoning as number],
     })),
   );
   if (changed.length === 0) return;
   await db.query(
-    `UPDATE sessions s SET total_input = u.i, total_output = u.o, total_cache_write = u.cw, total_cache_read = u.cr
-     FROM unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS u(sid, i, o, cw, cr) WHERE s.sid = u.sid`,
-    [changed.map((c) => c.sid), ...[0, 1, 2, 3].map((i) => changed.map((c) => c.total[i]))],
+    `UPDATE sessions s SET total_input = u.i, total_output = u.o, total_cache_write = u.cw, total_cache_read = u.cr, total_reasoning = u.rs
+     FROM unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) AS u(sid, i, o, cw, cr, rs) WHERE s.sid = u.sid`,
+    [changed.map((c) => c.sid), ...[0, 1, 2, 3, 4].map((i) => changed.map((c) => c.total[i]))],
   );
 }
 
 /** Clear the usage of these events of session `sid` for good (SummaryOutput.dropUsage). */
 export async function clearUsage(db: Queryable, sid: number, seqs: readonly number[]): Promise<void> {
   if (seqs.length === 0) return;
-  await db.query('UPDATE events SET tok_in = NULL, tok_out = NULL, tok_cw = NULL, tok_cr = NULL WHERE sid = $1 AND seq = ANY($2::int[])', [sid, seqs]);
+  await db.query('UPDATE events SET tok_in = NULL, tok_out = NULL, tok_cw = NULL, tok_cr = NULL, tok_rs = NULL WHERE sid = $1 AND seq = ANY($2::int[])', [sid, seqs]);
 }

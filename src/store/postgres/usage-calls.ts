@@ -24,7 +24,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
 $fn$;
 CREATE AGGREGATE sqlite_sum(double precision) (SFUNC = sqlite_sum_step, STYPE = double precision[], FINALFUNC = sqlite_sum_final, INITCOND = '{0,0,0}');`;
 
-/** The table as migration 3 has it (migrations.ts). */
+/** The table as migration 3 created it (migrations.ts); migration 4 adds tok_rs (USAGE_CALLS_REASONING). */
 export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
   sid integer NOT NULL,
   seq integer NOT NULL,
@@ -45,6 +45,9 @@ export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
 );
 CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
 
+/** Migration 4: the calls' output-priced tokens outside output (LlmCall.reasoning), 0 for rows before it. */
+export const USAGE_CALLS_REASONING = 'ALTER TABLE usage_calls ADD COLUMN tok_rs bigint NOT NULL DEFAULT 0;';
+
 /** Replace the calls of these sessions. Call inside the transaction that saves their summaries. */
 export async function writeUsageCalls(db: Queryable, bySession: readonly { sid: number; calls: readonly LlmCall[] }[]): Promise<void> {
   if (bySession.length === 0) return;
@@ -53,9 +56,9 @@ export async function writeUsageCalls(db: Queryable, bySession: readonly { sid: 
   if (rows.length === 0) return;
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
   await db.query(
-    `INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost)
+    `INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost, tok_rs)
      SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[], $7::text[], $8::bigint[], $9::bigint[],
-       $10::bigint[], $11::float8[], $12::bigint[], $13::float8[])`,
+       $10::bigint[], $11::float8[], $12::bigint[], $13::float8[], $14::bigint[])`,
     [
       col((r) => r.sid),
       col((r) => r.c.seq),
@@ -70,6 +73,7 @@ export async function writeUsageCalls(db: Queryable, bySession: readonly { sid: 
       col((r) => r.c.cacheWrite1h),
       col((r) => r.c.cacheRead),
       col((r) => r.c.costUsd),
+      col((r) => r.c.reasoning ?? 0),
     ],
   );
 }
@@ -93,6 +97,7 @@ interface GroupRowDb {
   cw: number;
   cw1h: number;
   cr: number;
+  rs: number;
   cost: number | null;
 }
 
@@ -107,7 +112,7 @@ export async function readUsageCallGroups(db: Queryable, threshold: number): Pro
   const { rows: grouped } = await db.query<GroupRowDb>(
     `SELECT sid, model, tok_in + tok_cw + tok_cr > $1::bigint AS long, cost IS NOT NULL AS has_cost, count(*) AS calls,
      min(ts_ms) AS first_ms, max(ts_ms) AS last_ms, sum(tok_in) AS input, sum(tok_out) AS output, sum(tok_cw) AS cw,
-     sqlite_sum(tok_cw1h) AS cw1h, sum(tok_cr) AS cr, sqlite_sum(cost) AS cost
+     sqlite_sum(tok_cw1h) AS cw1h, sum(tok_cr) AS cr, sum(tok_rs) AS rs, sqlite_sum(cost) AS cost
      FROM usage_calls GROUP BY sid, ts_ms / 86400000, model, 3, 4`,
     [threshold],
   );
@@ -128,6 +133,7 @@ export async function readUsageCallGroups(db: Queryable, threshold: number): Pro
       cacheWrite: g.cw,
       cacheWrite1h: g.cw1h,
       cacheRead: g.cr,
+      reasoning: g.rs,
       recordedUsd: g.has_cost ? g.cost : null,
     });
   }

@@ -22,11 +22,19 @@ export function compactUsageKey(e: ParsedEvent): string | null {
   return u && e.ids.message !== undefined && u.key === `${e.ids.message}:${e.ids.request}` ? null : u ? u.key : null;
 }
 
-/** The event columns an engine reads, in the order eventFromRaw expects them. */
+/**
+ * The tok_rs column (TokenCounts.reasoning): NULL when the event has no usage or no reasoning, so
+ * formats without the kind pay nothing for it and read back exactly as before.
+ */
+export function compactReasoning(e: ParsedEvent): number | null {
+  return e.usage?.reasoning ? e.usage.reasoning : null;
+}
+
+/** The event columns an engine reads, in the order eventFromRaw expects them (tok_rs came later: schema 5). */
 export const EVENT_FIELDS = [
   'seq', 'file_id', 'line_number', 'part', 'ts_ms', 'ts_ns', 'type', 'kind', 'actor', 'turn', 'wo_id', 'tool_call_id', 'message_id',
   'request_id', 'agent_id', 'entry_id', 'tiebreak', 'ledger_rank', 'usage_key', 'model', 'tok_in', 'tok_out', 'tok_cw', 'tok_cr',
-  'tool_name', 'tool_status', 'summary', 'attrs',
+  'tool_name', 'tool_status', 'summary', 'attrs', 'tok_rs',
 ] as const;
 
 /** EVENT_FIELDS as a select list over `events e`. */
@@ -74,6 +82,7 @@ export function eventFromRaw(r: unknown[], sessionId: string, file: FileName): S
             output: (r[21] as number | null) ?? 0,
             cacheWrite: (r[22] as number | null) ?? 0,
             cacheRead: (r[23] as number | null) ?? 0,
+            ...(r[28] === null || r[28] === 0 ? {} : { reasoning: r[28] as number }),
           },
     toolName: r[24] as string | null,
     toolStatus: r[25] as StoredEvent['toolStatus'],

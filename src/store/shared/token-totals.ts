@@ -1,8 +1,8 @@
 // Token totals up the parent chain: a session's totals are its own plus every descendant's (children
 // count in their parent's totals, as ccusage does). Both engines roll up with this, then write.
 
-/** input, output, cache write, cache read. */
-export type TokenTuple = [number, number, number, number];
+/** input, output, cache write, cache read, reasoning (TokenCounts.reasoning). */
+export type TokenTuple = [number, number, number, number, number];
 
 export interface TokenTotalsRow {
   sid: number;
@@ -34,7 +34,7 @@ export function rollUpTotals(rows: TokenTotalsRow[]): { sid: number; total: Toke
     for (const c of children.get(r.id) ?? []) {
       if (visiting.has(c.id)) continue;
       const ct = total(c);
-      for (let i = 0; i < 4; i++) t[i]! += ct[i]!;
+      for (let i = 0; i < t.length; i++) t[i]! += ct[i]!;
     }
     visiting.delete(r.id);
     memo.set(r.id, t);

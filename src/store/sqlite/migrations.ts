@@ -7,13 +7,16 @@ import type Database from 'better-sqlite3';
 import { StoreSchemaTooNew } from '../../core/errors.js';
 import { llmCalls } from '../../core/llm-calls.js';
 import { readSessionEvents } from './session-events.js';
-import { USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
+import { USAGE_CALLS_REASONING, USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
 
 export interface Migration {
   version: number;
   description: string;
   sql: string;
-  /** A step SQL cannot say, run after `sql` in the same transaction. */
+  /**
+   * A step SQL cannot say. It runs today's code (readers, writers), which expects today's schema, so
+   * it runs after the SQL of every pending migration, in the same transaction (migrate below).
+   */
   run?(db: Database.Database): void;
 }
 
@@ -204,6 +207,17 @@ CREATE INDEX events_file_line_type ON events(file_id, line_number, type);`,
     sql: `DROP TABLE IF EXISTS usage_calls;\n${USAGE_CALLS_TABLE}`,
     run: fillUsageCalls,
   },
+  {
+    version: 5,
+    description: 'reasoning tokens: output-priced tokens outside output (Gemini thoughts)',
+    // A fifth token kind (TokenCounts.reasoning) on events, session totals and LLM calls. Every
+    // existing row has none, which is what the defaults say: no row needs rewriting. (tok_rs on
+    // events stays NULL unless an event has some, as the other tok_ columns are NULL without usage.)
+    sql: `ALTER TABLE events ADD COLUMN tok_rs INTEGER;
+ALTER TABLE sessions ADD COLUMN own_reasoning INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN total_reasoning INTEGER NOT NULL DEFAULT 0;
+${USAGE_CALLS_REASONING}`,
+  },
 ];
 
 /** Rows for every session from its stored events, and every session marked dirty (migration 4). */
@@ -217,7 +231,10 @@ function fillUsageCalls(db: Database.Database): void {
 
 export const LATEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
-/** Bring the database to the latest schema, each migration in its own transaction. */
+/**
+ * Bring the database to the latest schema in one transaction: the SQL of each pending migration in
+ * order, then their code steps (which read and write with today's code, so need today's columns).
+ */
 export function migrate(db: Database.Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY,
@@ -227,16 +244,14 @@ export function migrate(db: Database.Database): void {
   const row = db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
   const current = row.v ?? 0;
   if (current > LATEST_SCHEMA) throw StoreSchemaTooNew(current, LATEST_SCHEMA);
-  for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    const record = db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)');
+    for (const m of pending) {
       db.exec(m.sql);
-      m.run?.(db);
-      db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.description,
-        new Date().toISOString(),
-      );
-    })();
-  }
+      record.run(m.version, m.description, new Date().toISOString());
+    }
+    for (const m of pending) m.run?.(db);
+  })();
 }

@@ -1,6 +1,6 @@
 // Mapping SQLite rows to the Store's shapes (one place, so columns are named once).
 
-import type { Format, SessionFacts, SessionKind, SessionStatus } from '../../core/model.js';
+import type { Format, SessionFacts, SessionKind, SessionStatus, TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { FileRecord, SessionRow } from '../store.js';
 
@@ -85,10 +85,12 @@ export interface SessionRowDb {
   own_output: number;
   own_cache_write: number;
   own_cache_read: number;
+  own_reasoning: number;
   total_input: number;
   total_output: number;
   total_cache_write: number;
   total_cache_read: number;
+  total_reasoning: number;
   llm_calls: number;
   event_count: number;
   tool_calls: number;
@@ -100,6 +102,11 @@ export interface SessionRowDb {
   child_count: number;
   bad_lines: number;
   rewrites: number;
+}
+
+/** A session's token columns as TokenCounts; reasoning only when there is some (absent means 0). */
+function tokenCounts(input: number, output: number, cacheWrite: number, cacheRead: number, reasoning: number): TokenCounts {
+  return reasoning ? { input, output, cacheWrite, cacheRead, reasoning } : { input, output, cacheWrite, cacheRead };
 }
 
 export function sessionFromRow(r: SessionRowDb): SessionRow {
@@ -121,13 +128,8 @@ export function sessionFromRow(r: SessionRowDb): SessionRow {
     firstUserMessage: r.first_user_message,
     lastResponsePreview: r.last_response_preview,
     models: JSON.parse(r.models) as string[],
-    tokensOwn: { input: r.own_input, output: r.own_output, cacheWrite: r.own_cache_write, cacheRead: r.own_cache_read },
-    tokensTotal: {
-      input: r.total_input,
-      output: r.total_output,
-      cacheWrite: r.total_cache_write,
-      cacheRead: r.total_cache_read,
-    },
+    tokensOwn: tokenCounts(r.own_input, r.own_output, r.own_cache_write, r.own_cache_read, r.own_reasoning),
+    tokensTotal: tokenCounts(r.total_input, r.total_output, r.total_cache_write, r.total_cache_read, r.total_reasoning),
     llmCalls: r.llm_calls,
     eventCount: r.event_count,
     toolCalls: r.tool_calls,

@@ -39,7 +39,6 @@ import { sessionFromRow, type SessionRowDb } from './rows.js';
 import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, scanEvidence } from './ledger-reads.js';
 import { searchMessages, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
-import { SqliteIngestWriter } from './sqlite-writer.js';
 import { readUsageCallGroups } from './usage-calls.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
 import { ledgerTraits } from '../shared/ledger-traits.js';
@@ -100,6 +99,8 @@ export class SqliteStore implements Store {
   }
 
   async beginIngest(options: { wait?: boolean; waitTimeoutMs?: number } = {}): Promise<IngestWriter> {
+    // Loaded here: read commands (a tool call, a view) never pay for the ingest writer's modules.
+    const { SqliteIngestWriter } = await import('./sqlite-writer.js');
     const release = await acquireIngestLock(this.location, options);
     return new SqliteIngestWriter(this.db, release);
   }

@@ -12,7 +12,7 @@ import { badLineCount } from '../../core/bad-lines.js';
 import { packLines, unpackLines } from './line-index.js';
 import { clearUsage, recomputeTotals, saveSummary } from './session-summary.js';
 import { storedCallKeys, writeUsageCalls } from './usage-calls.js';
-import { compactTiebreak, compactUsageKey, UNATTRIBUTED_SID } from '../shared/event-row.js';
+import { compactReasoning, compactTiebreak, compactUsageKey, UNATTRIBUTED_SID } from '../shared/event-row.js';
 import { summarizeDirty, type SummaryPort, type SummaryTarget } from '../shared/summarize-dirty.js';
 
 /** Input bytes per commit when batches are grouped. */
@@ -61,8 +61,8 @@ export class SqliteIngestWriter implements IngestWriter {
       markDirtyById: db.prepare('UPDATE sessions SET dirty = 1 WHERE id = ?'),
       insertEvent: db.prepare(`INSERT INTO events (sid, seq, file_id, line_number, part, ts_ms, ts_ns, ts_missing, ledger_rank,
         tiebreak, type, kind, actor, turn, wo_id, tool_call_id, message_id, request_id, agent_id, entry_id, usage_key, model,
-        tok_in, tok_out, tok_cw, tok_cr, tool_name, tool_status, summary, attrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        tok_in, tok_out, tok_cw, tok_cr, tool_name, tool_status, summary, attrs, tok_rs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: db.prepare('INSERT INTO message_fts (rowid, text) VALUES (?, ?)'),
       insertDefect: db.prepare(`INSERT OR IGNORE INTO defects (root_id, file_id, rel_path, line, severity, kind, message,
         session_id, derived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -272,7 +272,7 @@ export class SqliteIngestWriter implements IngestWriter {
           e.type, e.kind, e.actor, e.turn, ids.workOrder ?? null, ids.toolCall ?? null, ids.message ?? null,
           ids.request ?? null, ids.agent ?? null, ids.entry ?? null, usageKey, u ? u.model : null,
           u ? u.input : null, u ? u.output : null, u ? u.cacheWrite : null, u ? u.cacheRead : null, e.toolName,
-          e.toolStatus, e.summary, Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null,
+          e.toolStatus, e.summary, Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null, compactReasoning(e),
         );
         if (e.text) this.st.insertFts.run(res.lastInsertRowid, e.text);
       }

@@ -8,7 +8,7 @@ import type { Format } from '../../core/model.js';
 import { keyToParts } from '../../core/time.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
 
-/** The table as schema 4 has it (migrations.ts). */
+/** The table as schema 4 created it (migrations.ts); schema 5 adds tok_rs (USAGE_CALLS_REASONING). */
 export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
   sid INTEGER NOT NULL,
   seq INTEGER NOT NULL,
@@ -28,6 +28,9 @@ export const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
 );
 CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
 
+/** Schema 5: the calls' output-priced tokens outside output (LlmCall.reasoning), 0 for rows before it. */
+export const USAGE_CALLS_REASONING = 'ALTER TABLE usage_calls ADD COLUMN tok_rs INTEGER NOT NULL DEFAULT 0;';
+
 const statements = new WeakMap<Database.Database, { del: Database.Statement; ins: Database.Statement }>();
 
 /** Replace the calls of session `sid`. Call inside the transaction that saves its summary. */
@@ -36,15 +39,15 @@ export function writeUsageCalls(db: Database.Database, sid: number, calls: reado
   if (!st) {
     st = {
       del: db.prepare('DELETE FROM usage_calls WHERE sid = ?'),
-      ins: db.prepare(`INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      ins: db.prepare(`INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, tok_rs, cost)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     };
     statements.set(db, st);
   }
   st.del.run(sid);
   for (const c of calls) {
     const [ms, ns] = c.tsKey === null ? [null, 0] : keyToParts(c.tsKey);
-    st.ins.run(sid, c.seq, c.key, c.mirror ? 1 : 0, ms, ns, c.model, c.input, c.output, c.cacheWrite, c.cacheWrite1h, c.cacheRead, c.costUsd);
+    st.ins.run(sid, c.seq, c.key, c.mirror ? 1 : 0, ms, ns, c.model, c.input, c.output, c.cacheWrite, c.cacheWrite1h, c.cacheRead, c.reasoning ?? 0, c.costUsd);
   }
 }
 
@@ -71,7 +74,7 @@ export function readUsageCallGroups(db: Database.Database, threshold: number): {
   const grouped = db
     .prepare(
       `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > ? AS long, cost IS NOT NULL AS has_cost,
-       count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), sum(tok_cw1h), sum(cost)
+       count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), sum(tok_cw1h), sum(cost), sum(tok_rs)
        FROM usage_calls GROUP BY 1, 2, 3, 4, 5`,
     )
     .raw(true)
@@ -93,6 +96,7 @@ export function readUsageCallGroups(db: Database.Database, threshold: number): {
       cacheWrite: g[10] as number,
       cacheWrite1h: g[12] as number,
       cacheRead: g[11] as number,
+      reasoning: g[14] as number,
       recordedUsd: g[4] === 1 ? (g[13] as number) : null,
     });
   }

@@ -8,6 +8,7 @@
 // null where neither is known (the first event, a call without a time).
 
 import { chosenUsage } from '../../analysis/session-events.js';
+import { tokensOf } from '../../analysis/turn-timeline.js';
 import { keyToIso, keyToMillis } from '../../core/time.js';
 import type { StoredEvent } from '../../core/events.js';
 import type { FormatProfile } from '../../formats/profile.js';
@@ -57,7 +58,7 @@ export function callRows(profile: FormatProfile, events: readonly StoredEvent[],
       call_num: i + 1,
       ts: keyToIso(e.tsKey),
       model: u.model ?? null,
-      tokens: { input: u.input, output: u.output, cache_write: u.cacheWrite, cache_read: u.cacheRead, total: u.input + u.output + u.cacheWrite + u.cacheRead },
+      tokens: tokensOf([e]),
       cost_usd: callCost(u.model ?? null, eventCallTokens(e), recordedUsd(e.attrs.costUsd), mode).usd,
       latency_ms: latency === null ? null : Math.round(latency),
       latency_source: logged !== null ? 'logged' : between !== null ? 'between_lines' : null,

@@ -2,7 +2,7 @@
 // breakdown (a session's totals include its children, as ccusage counts them; `own` and
 // `by_child` sit beside them so that nothing is counted twice by a reader adding up).
 
-import type { TokenCounts } from '../../core/model.js';
+import { tokenTotal, type TokenCounts } from '../../core/model.js';
 import type { SessionRow, Store } from '../../store/store.js';
 import { clipWords, oneLine } from './words.js';
 
@@ -20,7 +20,7 @@ export function tokenTotals(t: TokenCounts): TokenTotals {
     output_total: t.output,
     cache_write_total: t.cacheWrite,
     cache_read_total: t.cacheRead,
-    grand_total: t.input + t.output + t.cacheWrite + t.cacheRead,
+    grand_total: tokenTotal(t),
   };
 }
 
@@ -102,7 +102,7 @@ export function subAgentItem(row: SessionRow, name: string | null, redact: (s: s
     event_count: row.eventCount,
     errors: row.errors,
     warnings: row.warnings,
-    tokens_total: t.input + t.output + t.cacheWrite + t.cacheRead,
+    tokens_total: tokenTotal(t),
   };
 }
 

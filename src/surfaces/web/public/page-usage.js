@@ -53,6 +53,8 @@ function usageTable(rows, keyLabel) {
       { label: 'output', class: 'num', cell: (r) => int(r.tokens.output) },
       { label: 'cache write', class: 'num', cell: (r) => int(r.tokens.cache_write) },
       { label: 'cache read', class: 'num', cell: (r) => int(r.tokens.cache_read) },
+      // Output-priced tokens outside output (Gemini's thoughts): a column only when a row has some.
+      ...(rows.some((r) => r.tokens.reasoning) ? [{ label: 'reasoning', class: 'num', cell: (r) => int(r.tokens.reasoning) }] : []),
       { label: 'total', class: 'num', cell: (r) => int(r.tokens.total) },
       { label: 'calls', class: 'num', cell: (r) => int(r.calls) },
       { label: 'cost', class: 'num', cell: (r) => (r.partial ? h('span', { class: 'warn', title: `no price for ${r.unpriced_models.join(', ')}` }, `${usd(r.cost_usd)}*`) : usd(r.cost_usd)) },
