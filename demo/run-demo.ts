@@ -14,7 +14,7 @@ import { generateControlPlane } from '../bench/generators/control-plane.js';
 import { ingestPaths } from '../src/ingest/ingest.js';
 import { openStore } from '../src/store/open.js';
 import { painter } from '../src/surfaces/cli/colour.js';
-import { runFriendly, type FriendlyOptions } from '../src/surfaces/cli/friendly.js';
+import { runToolCommand } from '../src/surfaces/cli/tool-command.js';
 import { renderSessionDetail, renderSessionTable } from '../src/surfaces/cli/render.js';
 import { progressBar } from '../src/surfaces/cli/progress.js';
 import { findTool } from '../src/tools/registry.js';
@@ -107,9 +107,9 @@ async function demo(dir: string, db: string): Promise<void> {
     const { total, sessions } = await store.listSessions({ limit: 15, offset: 0, topLevelOnly: true });
     const paint = painter(process.stdout, process.env);
     process.stdout.write(`${renderSessionTable(sessions, { total, topLevel: total }, paint)}\n`);
-    const options: FriendlyOptions = { json: false, full: false, ignoreCase: false, raw: false };
-    const friendly = async (command: string, positionals: string[], extra: Partial<FriendlyOptions> = {}) => {
-      const res = await runFriendly(command, positionals, { ...options, ...extra }, store, paint);
+    // Flags by their long names, as on the command line.
+    const friendly = async (command: string, positionals: string[], flags: Record<string, unknown> = {}) => {
+      const res = await runToolCommand(command, positionals, flags, store, paint);
       process.stdout.write(`${res.stdout || res.stderr}\n`);
     };
 

@@ -1,6 +1,7 @@
-// The tool catalogue: `hindsight tools --json` as the build wrote it (scripts/write-tool-catalogue.ts
-// runs after tsc), so `hindsight tools` and the CLI's unknown-tool message answer without loading
-// the twenty tools and the schema converter. A catalogue older than the compiled registry beside it
+// The tool catalogue: `hindsight tools --json` and every tool's command line as the build wrote
+// them (scripts/write-tool-catalogue.ts runs after tsc, two files), so `hindsight tools`, the
+// CLI's flags, `--help` and error sentences answer without loading the twenty tools and the
+// schema converter. A catalogue older than the compiled registry beside it
 // (a later tsc run) is ignored, and so is a missing or unreadable one: the caller then asks the
 // registry itself, which is always right, only slower to load.
 
@@ -15,25 +16,111 @@ export interface CatalogueTool {
   output: unknown;
 }
 
+/** A command-line flag as data (a tool's CliFlag without its parse hook, or a CLI command's own). */
+export interface CommandFlag {
+  name: string;
+  short?: string;
+  type: 'string' | 'integer' | 'boolean';
+  /** The value's placeholder: N, FILE, or the choices joined by | (absent for booleans). */
+  value?: string;
+  help: string;
+  /** The tool argument it sets; to `sets` when given (booleans), to `default` when absent. */
+  arg?: string;
+  sets?: unknown;
+  default?: unknown;
+  choices?: readonly string[];
+  min?: number;
+  max?: number;
+  required?: boolean;
+}
+
+export interface CommandPositional {
+  name: string;
+  help: string;
+  /** How the synopsis shows it: its name, or its choices (daily|weekly|…). */
+  display: string;
+  /** The tool argument it sets (tools' commands). */
+  arg?: string;
+  required: boolean;
+  variadic: boolean;
+}
+
+/** A command of the `hindsight` CLI as data: what parsing, the flag check and `--help` read. */
+export interface CommandSpec {
+  command: string;
+  /** The tool the command runs (absent for the CLI's own commands: ingest, serve…). */
+  tool?: string;
+  summary: string;
+  positionals: CommandPositional[];
+  /** What a missing required positional is: "<command> needs <needs>". */
+  needs?: string;
+  flags: CommandFlag[];
+  /** Whether --json prints the tool's envelope. */
+  json: boolean;
+  /** Hand-written synopsis lines, for commands with subcommands (mcp, token, sync). */
+  synopses?: string[];
+}
+
 export interface Catalogue {
   /** mtime (ms) of the compiled registry the catalogue was written from. */
   registry_mtime_ms: number;
   tools: CatalogueTool[];
 }
 
+/**
+ * Every tool's command (tools without one are run with `hindsight tool NAME`). A file of its own:
+ * every command line reads it, and it is a tenth of the schemas' size.
+ */
+export interface CommandCatalogue {
+  registry_mtime_ms: number;
+  commands: CommandSpec[];
+}
+
+/** One flag as a synopsis shows it: `[--limit N]`, `[-i]`, `--metrics` when required. */
+export function flagWord(flag: CommandFlag): string {
+  const spelled = flag.type === 'boolean' && flag.short ? `-${flag.short}` : `--${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
+  return flag.required ? spelled : `[${spelled}]`;
+}
+
+/**
+ * A command's synopsis as words: name, positionals, required flags, then the others.
+ *
+ * @example synopsisWords(show).join(' ') // 'hindsight show ID [--raw]'
+ */
+export function synopsisWords(spec: CommandSpec, flags: readonly CommandFlag[] = spec.flags): string[] {
+  const positionals = spec.positionals.map((p) => {
+    const word = `${p.display}${p.variadic ? '...' : ''}`;
+    return p.required ? word : `[${word}]`;
+  });
+  return ['hindsight', spec.command, ...positionals, ...flags.filter((f) => f.required).map(flagWord), ...flags.filter((f) => !f.required).map(flagWord)];
+}
+
 /** Where the build writes the catalogue: beside this module (dist/src/tools/ when built). */
 export const CATALOGUE_PATH = fileURLToPath(new URL('./tool-catalogue.json', import.meta.url));
+
+/** Where the build writes the tools' commands, beside the catalogue. */
+export const COMMANDS_PATH = fileURLToPath(new URL('./tool-commands.json', import.meta.url));
 
 /** The compiled registry the catalogue describes. */
 export const REGISTRY_PATH = fileURLToPath(new URL('./registry.js', import.meta.url));
 
-/** The catalogue when it is there and as new as the registry; null otherwise. */
-export function readCatalogue(): Catalogue | null {
+/** `path` as JSON when it holds `field` and was written from the compiled registry as it is now; null otherwise. */
+function readFresh<T extends { registry_mtime_ms: number }>(path: string, field: keyof T): T | null {
   try {
-    const catalogue = JSON.parse(readFileSync(CATALOGUE_PATH, 'utf8')) as Catalogue;
-    if (catalogue.registry_mtime_ms !== statSync(REGISTRY_PATH).mtimeMs || !Array.isArray(catalogue.tools)) return null;
-    return catalogue;
+    const written = JSON.parse(readFileSync(path, 'utf8')) as T;
+    if (written.registry_mtime_ms !== statSync(REGISTRY_PATH).mtimeMs || !Array.isArray(written[field])) return null;
+    return written;
   } catch {
     return null;
   }
+}
+
+/** The catalogue when it is there and as new as the registry; null otherwise. */
+export function readCatalogue(): Catalogue | null {
+  return readFresh<Catalogue>(CATALOGUE_PATH, 'tools');
+}
+
+/** The tools' commands when the build wrote them from the registry as it is now; null otherwise. */
+export function readCommandCatalogue(): CommandCatalogue | null {
+  return readFresh<CommandCatalogue>(COMMANDS_PATH, 'commands');
 }

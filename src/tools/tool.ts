@@ -1,5 +1,6 @@
-// defineTool: a tool is its name, description, input and output schemas and handler, in one
-// place. Every surface (CLI, MCP, HTTP, agent runtime, docs) is generated from these.
+// defineTool: a tool is its name, description, input and output schemas, handler, examples, CLI
+// spelling and GET view, in one place (the tool's folder). Every surface (CLI, MCP, HTTP, agent
+// runtime, docs) and the per-surface test table are loops over these.
 
 import { z } from 'zod';
 import { HindsightError, toErrorShape } from '../core/errors.js';
@@ -29,8 +30,110 @@ export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends
    * machine, so servers refuse these tools to it.
    */
   machineLocal?: boolean;
+  /**
+   * Valid calls with the status each answers, on the example store (example-store.ts). A test runs
+   * every one on every surface (direct, MCP, HTTP); the reference docs print them. Never listed
+   * over MCP: they would cost every agent's context on every session.
+   */
+  examples: readonly ToolExample[];
+  /** The tool's command for people (`hindsight show ID`), when it has one. */
+  cli?: CliSpec;
+  /** The tool's read-only GET view in the HTTP API (every tool also answers POST /api/tools/<name>). */
+  http?: HttpView;
   /** Returns the success body (without `status`); throws HindsightError for tool errors. */
   handler(args: z.infer<I>, ctx: ToolContext): Promise<O>;
+}
+
+/** One valid call of a tool and what it answers. */
+export type ToolExample =
+  | { about: string; args: Record<string, unknown>; status: 'ok' }
+  | { about: string; args: Record<string, unknown>; status: 'error'; code: string };
+
+/** Says why a command line cannot run; the CLI prints the sentence and exits 2. */
+export type Refuse = (sentence: string) => never;
+
+/**
+ * A flag of a tool's command, declared once: its type and help for parsing and `--help`, and the
+ * tool argument it sets. A flag without `arg` is read by the CLI itself (a rendering choice such as
+ * timeline --full) or by the command's `derive`.
+ */
+export interface CliFlag {
+  /** The long name, without dashes: 'ignore-case'. */
+  name: string;
+  /** One letter, for `-i`. */
+  short?: string;
+  /** integer flags are read as whole numbers ("--limit must be a whole number" otherwise). */
+  type: 'string' | 'integer' | 'boolean';
+  /** The value's placeholder in the synopsis (N, FILE); default: the argument's choices, else N or VALUE. */
+  value?: string;
+  help: string;
+  /** The tool argument the flag sets. */
+  arg?: string;
+  /** A boolean flag's argument value when given (default true): --raw sets redact to false. */
+  sets?: unknown;
+  /** The argument's value when the flag is absent (default: the tool's own default). */
+  default?: unknown;
+  /** The values the flag takes, checked before the tool runs. */
+  choices?: readonly string[];
+  /** A range checked before the tool runs (for commands that read the store without the tool). */
+  min?: number;
+  max?: number;
+  /** The command does not run without it (inspect --metrics). */
+  required?: boolean;
+  /** The argument from the flag's text, or a refusal naming what is wrong with it. */
+  parse?(value: string, refuse: Refuse): unknown;
+}
+
+/** A positional word of a tool's command. */
+export interface CliPositional {
+  /** Its name in the synopsis and help: ID, PATTERN. */
+  name: string;
+  help: string;
+  /** The tool argument it sets. */
+  arg: string;
+  required?: boolean;
+  /** Takes every remaining word, joined by spaces (search QUERY...). */
+  variadic?: boolean;
+}
+
+/** How much of a report the CLI shows: every row of `rows`, page after page (page-through.ts). */
+export interface CliReport {
+  rows: string;
+  /** Rows shown when --limit is not given (default: all). */
+  defaultLimit?: number;
+}
+
+/** A tool's command line. Rendering stays in surfaces/cli, keyed by `command`. */
+export interface CliSpec {
+  command: string;
+  /** What the command shows, for `--help` (a paragraph; wrapped by the CLI). */
+  summary: string;
+  positionals?: readonly CliPositional[];
+  /** What a missing required positional is, for the usage error: "show needs <needs>". */
+  needs?: string;
+  flags: readonly CliFlag[];
+  /** Arguments the command always passes (the views want full rows, a large byte cap). */
+  fixed?: Readonly<Record<string, unknown>>;
+  /** Whether --json prints the tool's envelope (default true). */
+  json?: boolean;
+  /** A report shows every row (or a --limit window) instead of one page; undefined: one page. */
+  report?(args: Readonly<Record<string, unknown>>): CliReport | undefined;
+  /**
+   * Arguments that depend on several flags, and checks across flags. `given` holds every flag as
+   * parsed (by long name); returns the final arguments.
+   */
+  derive?(args: Record<string, unknown>, given: Readonly<Record<string, unknown>>, refuse: Refuse): Record<string, unknown>;
+}
+
+/** A tool's GET view: path parameters and short query names mapped to its arguments. */
+export interface HttpView {
+  /** A hono path, e.g. '/api/sessions/:id'. */
+  path: string;
+  summary: string;
+  /** Path parameter → tool argument. */
+  pathArgs?: Readonly<Record<string, string>>;
+  /** Short query names → tool argument (`q` → `query`). */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 export type AnyTool = ToolDefinition<z.ZodTypeAny, Record<string, unknown>>;
@@ -48,7 +151,8 @@ export type ToolResult = ({ status: 'ok' } & Record<string, unknown>) | ErrorEnv
  *
  * @example
  * export const ping = defineTool({ name: 'ping', title: 'Ping', description: 'Answers pong.',
- *   input: z.object({}), output: z.object({ status: z.literal('ok') }), handler: async () => ({}) });
+ *   input: z.object({}), output: z.object({ status: z.literal('ok') }),
+ *   examples: [{ about: 'Ping.', args: {}, status: 'ok' }], handler: async () => ({}) });
  */
 export function defineTool<I extends z.ZodTypeAny, O extends Record<string, unknown>>(def: ToolDefinition<I, O>): AnyTool {
   return def as unknown as AnyTool;

@@ -1,24 +1,27 @@
 // Tool error sentences name tools ("Run list_sessions to see the ids"): right for agents, wrong
-// at a shell. The CLI prints them with each tool named as the command that runs it.
+// at a shell. The CLI prints them with each tool named as the command that runs it, as the tools'
+// own CLI spellings (their cli.ts, through the command table) say.
 
-/** The command a person types for each tool that has one. */
-const COMMAND_FOR_TOOL: Record<string, string> = {
-  list_sessions: 'hindsight sessions',
-  session_overview: 'hindsight show',
-  get_session: 'hindsight session',
-  reconstruct_session: 'hindsight timeline',
-  grep_jsonl: 'hindsight grep',
-  query_ledger_full: 'hindsight ledger',
-  search_sessions: 'hindsight search',
-  usage_report: 'hindsight usage',
-  inspect_metrics: 'hindsight inspect --metrics',
-  export_session: 'hindsight export',
-  rewind_session: 'hindsight rewind',
-};
+import { commandForTool, type CommandTable } from './command-table.js';
 
-const TOOL_NAME = new RegExp(`\\b(${Object.keys(COMMAND_FOR_TOOL).join('|')})\\b`, 'g');
+const spellings = new WeakMap<CommandTable, { pattern: RegExp; commands: Map<string, string> } | null>();
 
-/** `sentence` with every tool name that has a command replaced by that command. */
-export function inCliTerms(sentence: string): string {
-  return sentence.replace(TOOL_NAME, (name) => COMMAND_FOR_TOOL[name]!);
+function spellingsOf(table: CommandTable) {
+  if (!spellings.has(table)) {
+    const commands = new Map<string, string>();
+    for (const c of table.commands) if (c.tool) commands.set(c.tool, commandForTool(table, c.tool)!);
+    spellings.set(table, commands.size ? { pattern: new RegExp(`\\b(${[...commands.keys()].join('|')})\\b`, 'g'), commands } : null);
+  }
+  return spellings.get(table);
+}
+
+/**
+ * `sentence` with every tool name that has a command replaced by that command.
+ *
+ * @example inCliTerms('Run list_sessions to see the ids.', table) // 'Run hindsight sessions to see the ids.'
+ */
+export function inCliTerms(sentence: string, table: CommandTable | undefined): string {
+  const found = table && spellingsOf(table);
+  if (!found) return sentence;
+  return sentence.replace(found.pattern, (name) => found.commands.get(name)!);
 }

@@ -160,6 +160,8 @@ export function usd(v: number | null | undefined, partial: boolean): string {
 export function renderUsage(r: Obj, paint: Paint): string {
   const rows = (r.rows ?? []) as Obj[];
   if (!rows.length) return 'No LLM calls in this range.';
+  // Reasoning (Gemini's thoughts, outside output) gets a column only when some row has it.
+  const reasoning = (r.totals?.tokens?.reasoning ?? 0) > 0;
   const line = (key: string, x: Obj) => [
     key,
     String(x.calls ?? ''),
@@ -167,6 +169,7 @@ export function renderUsage(r: Obj, paint: Paint): string {
     count(x.tokens.output),
     count(x.tokens.cache_write),
     count(x.tokens.cache_read),
+    ...(reasoning ? [count(x.tokens.reasoning)] : []),
     count(x.tokens.total),
     usd(x.cost_usd, x.partial),
     (x.models ?? []).join(', '),
@@ -186,8 +189,9 @@ export function renderUsage(r: Obj, paint: Paint): string {
       { head: 'OUTPUT' },
       { head: 'CACHE WRITE' },
       { head: 'CACHE READ' },
+      ...(reasoning ? [{ head: 'REASONING' }] : []),
       { head: 'TOTAL' },
-      { head: 'COST', style: (v) => (v === 'unpriced' || v.endsWith('*') ? 'yellow' : undefined) },
+      { head: 'COST', style: (v: string) => (v === 'unpriced' || v.endsWith('*') ? 'yellow' : undefined) },
       { head: 'MODELS' },
     ],
     body,

@@ -7,7 +7,7 @@ import { runTool } from '../../tools/tool.js';
 import { createHttpApp } from './app.js';
 import { GET_ROUTES } from './conveniences.js';
 import { statusForCode } from './status-map.js';
-import { CC_SESSION, CP_SESSION, EXAMPLE_ARGS, fixtureStore, type TestStore } from './test-store.js';
+import { CC_SESSION, CP_SESSION, fixtureStore, type TestStore } from './test-store.js';
 
 type Json = Record<string, any>;
 const jsonOf = (res: Response) => res.json() as Promise<Json>;
@@ -27,8 +27,9 @@ afterAll(() => fx.store.close());
 describe('POST /api/tools/<name>', () => {
   it('reaches every tool of the registry and answers exactly the envelope runTool gives', async () => {
     for (const tool of TOOLS) {
-      const args = EXAMPLE_ARGS[tool.name];
-      expect(args, `${tool.name} needs an entry in EXAMPLE_ARGS (src/surfaces/http/test-store.ts)`).toBeDefined();
+      // The tool's first example that answers ok (src/tools/<tool>/examples.ts; src/surfaces/tool-examples.test.ts runs them all).
+      const args = tool.examples.find((e) => e.status === 'ok')?.args;
+      expect(args, `${tool.name} needs an example that answers ok`).toBeDefined();
       const res = await post(`/api/tools/${tool.name}`, JSON.stringify(args));
       const body = await jsonOf(res);
       const direct = await runTool(tool, args, { store: fx.store, workspaceRoot: fx.workspace });

@@ -1,5 +1,9 @@
-// The read-only GET routes: each is a tool of the registry with path parameters and query-string
-// arguments, nothing more. Tools that change anything (rewind_session) are reachable by POST only.
+// The read-only GET routes: each is a registry tool's own GET view (the `http` of its definition,
+// src/tools/<tool>/http.ts) with path parameters and query-string arguments, nothing more. Tools
+// that change anything (rewind_session) are reachable by POST only.
+
+import { TOOLS } from '../../tools/registry.js';
+import type { AnyTool } from '../../tools/tool.js';
 
 export interface GetRoute {
   /** A hono path, e.g. '/api/sessions/:id'. */
@@ -12,33 +16,16 @@ export interface GetRoute {
   aliases: Readonly<Record<string, string>>;
 }
 
-export const GET_ROUTES: readonly GetRoute[] = [
-  { path: '/api/sessions', tool: 'list_sessions', summary: 'List sessions, newest first.', pathArgs: {}, aliases: {} },
-  {
-    path: '/api/sessions/:id',
-    tool: 'session_overview',
-    summary: 'What a session was about, with its diagnostics.',
-    pathArgs: { id: 'session_id' },
-    aliases: {},
-  },
-  {
-    path: '/api/sessions/:id/timeline',
-    tool: 'reconstruct_session',
-    summary: "A page of the session's merged timeline.",
-    pathArgs: { id: 'session_id' },
-    aliases: {},
-  },
-  {
-    path: '/api/sessions/:id/events',
-    tool: 'get_events',
-    summary: "The session's events by type, or errors only.",
-    pathArgs: { id: 'session_id' },
-    aliases: {},
-  },
-  { path: '/api/usage', tool: 'usage_report', summary: 'Tokens and cost by day, week, month, session or project.', pathArgs: {}, aliases: {} },
-  { path: '/api/search', tool: 'search_sessions', summary: 'Full-text search over sessions (`q` is `query`).', pathArgs: {}, aliases: { q: 'query' } },
-  { path: '/api/sources', tool: 'sources', summary: 'What was ingested and every finding about the input.', pathArgs: {}, aliases: {} },
-];
+/** The GET routes of `tools`, in their order; a destructive tool never has one (GET must be safe to repeat). */
+export function getRoutes(tools: readonly AnyTool[]): GetRoute[] {
+  return tools.flatMap((t) => {
+    if (!t.http) return [];
+    if (t.destructive) throw new Error(`${t.name} can change files, so it cannot have a GET view (${t.http.path}); POST only`);
+    return [{ path: t.http.path, tool: t.name, summary: t.http.summary, pathArgs: t.http.pathArgs ?? {}, aliases: t.http.aliases ?? {} }];
+  });
+}
+
+export const GET_ROUTES: readonly GetRoute[] = getRoutes(TOOLS);
 
 /**
  * A hono path as an OpenAPI path.

@@ -1,7 +1,9 @@
 // The OpenAPI 3.1 document of the HTTP API, generated from the tool registry and the GET route
-// table: every tool a POST operation, every convenience a GET, one error envelope for all.
+// table: every tool a POST operation (with its examples as request examples), every convenience a
+// GET, one error envelope for all.
 
 import { packageVersion } from '../../core/package-info.js';
+import { findTool } from '../../tools/registry.js';
 import { GET_ROUTES, openApiPath } from './conveniences.js';
 import { TOOL_ERROR_STATUS, HTTP_ERROR_CODES } from './status-map.js';
 import { toolDescriptions } from './tool-schemas.js';
@@ -15,6 +17,18 @@ function bare(schema: unknown): Json {
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
+
+/** A tool's examples as OpenAPI request examples, keyed ok_1, error_1… and saying what each answers. */
+function requestExamples(name: string): Json {
+  const examples: Json = {};
+  const counts = { ok: 0, error: 0 };
+  for (const e of findTool(name)?.examples ?? []) {
+    const key = `${e.status}_${++counts[e.status]}`;
+    const answer = e.status === 'ok' ? 'answers ok' : `answers ${e.code}`;
+    examples[key] = { summary: `${e.about} (${answer})`, value: e.args };
+  }
+  return examples;
+}
 
 function errorResponses(statuses: number[]): Json {
   const out: Json = {};
@@ -58,7 +72,7 @@ export function buildOpenApi(options: { tokenRequired: boolean }): Json & { path
         requestBody: {
           required: false,
           description: 'The tool arguments as one JSON object; an empty body is {}.',
-          content: { 'application/json': { schema: bare(t.parameters) } },
+          content: { 'application/json': { schema: bare(t.parameters), examples: requestExamples(t.tool_id) } },
         },
         responses: {
           '200': { description: 'The tool answered', content: { 'application/json': { schema: bare(t.output) } } },

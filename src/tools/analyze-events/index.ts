@@ -7,6 +7,7 @@ import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactA
 import { resolveSession } from '../session-ref.js';
 import { COST_MODES } from '../../usage/cost.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 import { eventsSummary } from '../../analysis/event-counts.js';
 import { errorItem, problemEvents } from '../../analysis/problem-events.js';
 import { ownEvents } from '../../analysis/session-events.js';
@@ -35,6 +36,7 @@ const input = z
 
 export const analyzeEvents = defineTool({
   name: 'analyze_events',
+  examples,
   title: 'Analyze session events',
   description:
     "Digest one session's own events (sub-agents are sessions of their own; usage also gives tokens_with_subagents). analysis_type summary: total_events, event_types and event_kinds counts, first_event, last_event, duration_ms, error and warning counts. errors: error and warning events in order, each with ts, event type, level, message (≤500 chars), code, and its evidence (ledger, file, line_number); paged. timeline: one row per user turn (Control Plane: per TURN_RECORDED; Claude Code and Amplifier: per user prompt) with turn_num, user_ts, assistant_ts (first) and assistant_last_ts, tool_calls, llm_calls, tokens (each LLM call once) and cost_usd, plus events before the first turn or after the last recorded one; paged. usage: llm_requests (distinct calls), tokens by kind (equal to the session's own totals), tool calls by name, models and cost {cost_usd, partial, unpriced_models, uncosted_calls, mode, prices_as_of} priced like usage_report (an unpriced model is listed, never $0; sub-agents are priced in their own sessions). calls: one row per LLM call (the same calls usage counts) with call_num, ts, model, tokens, cost_usd (null: unpriced) and latency_ms (logged by the agent, else the gap before the response line; latency_source says which); paged. Accepts a unique id prefix.",

@@ -8,6 +8,8 @@ import { redactText, redactValue } from '../../core/redact.js';
 import type { Store } from '../../store/store.js';
 import { maxBytesArg, offsetArg, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
 import { jsonlLines } from './jsonl.js';
 import { markdownLines } from './markdown.js';
 import { replayEntries, USER_TEXT_LIMIT } from './replay.js';
@@ -81,6 +83,7 @@ const escapedBytes = (line: string): number => Buffer.byteLength(JSON.stringify(
 
 export const exportSessionTool = defineTool({
   name: 'export_session',
+  examples, cli,
   title: 'Export a session (replay, markdown, raw JSONL)',
   description:
     "Export a session as one text document in `content`: format replay (default) is the compact replay JSONL — a header line {v, session, format, cwd, branch, started, version, title} (every field present, null when the source does not say), then one short entry per event with t (time), r (role: user, assistant, system, agent, agent_result), m (message; user text over 1 KB is cut and `cut` says how many bytes), thinking: true, tool + args (path, pattern, query, URL or command, never contents), tool_result + status + size/count/exit, agent/task for sub-agent launches, and ctx lines for agent, model, cwd and branch changes; usually 95%+ smaller than the source. markdown is a readable transcript; jsonl the session's raw lines. Sub-agents are merged in unless include_subagents is false. The document is paged by line: bytes_total and lines_total describe the whole export; pass next_offset as offset while has_more. A page stops before max_bytes (truncated: true); a single line larger than max_bytes returns no lines, so raise max_bytes.",

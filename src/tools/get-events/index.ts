@@ -10,6 +10,8 @@ import { lineKey, loadLines } from '../../analysis/evidence-lines.js';
 import { isErrorEvent, ownEvents } from '../../analysis/session-events.js';
 import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { http } from './http.js';
 import { EVENT_CHARS, project, VALUE_CHARS } from './project.js';
 
 const MAX_FIELDS = 50;
@@ -84,6 +86,7 @@ async function selectPage(
 
 export const getEvents = defineTool({
   name: 'get_events',
+  examples, http,
   title: 'Get events (safe)',
   description:
     "Page through one session's own events (its sub-agents are sessions of their own) in timeline order, safely: each event gives index (position in the session's timeline, as reconstruct_session counts), ts and event (the seed's names; the same values as timestamp and type, the native type), kind, turn, is_error and its place (ledger, file, line_number) — never its payload. Ask for payload values with `fields` (dotted paths into the raw JSON line); each value is capped with a visible cut marker, so even a 100 KB line yields a few KB. Filter with event_types (types or kinds) and errors_only. total_count counts the matching events; page with limit/offset (next_offset). Accepts a unique id prefix.",

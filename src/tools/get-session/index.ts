@@ -10,6 +10,8 @@ import { profileOf } from '../../formats/registry.js';
 import { resolveSession } from '../session-ref.js';
 import { sourceLens } from '../../sync/source.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
 import { sessionMetadata } from './metadata.js';
 import { MESSAGE_CHARS, transcriptPage } from './transcript.js';
 
@@ -59,6 +61,7 @@ function fitTranscript<B extends { transcript?: { count: number; limit: number; 
 
 export const getSession = defineTool({
   name: 'get_session',
+  examples, cli,
   title: 'Get session details',
   description:
     "One session of any format by full id or unique prefix (an ambiguous prefix is an error listing the candidates): the list_sessions fields plus project_path, path (its own main source file) and ledgers (its own source files with path, line count and size; sub-agents and forks are listed in children_ids, never merged in), source (local, cloud — pulled from another machine by hindsight sync — or both), parent_id, models, tokens own and total, counts; metadata is the session's metadata document exactly as written (Amplifier metadata.json, a Claude Code sub-agent's meta.json; null for formats without one, metadata_note says why when it could not be read) and facts what Hindsight derived from it. include_events_summary (default false) adds event counts by type and kind, first/last event, duration_ms and the first errors; include_transcript adds a page of user and assistant messages (transcript_offset / transcript_limit), each text bounded; both are null when not asked for. For payloads use get_events with fields; for the full timeline reconstruct_session.",

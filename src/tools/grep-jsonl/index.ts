@@ -18,6 +18,8 @@ import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '
 import { hasPlaneRoot, ledgerAddressArgs, resolveLedger, type LedgerFile, type LedgerSelection } from '../ledger-address.js';
 import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
 import { InvalidArguments } from '../../core/errors.js';
 import { everySessionFiles, type GrepFile } from './every-session.js';
 import { matchFinder, placeMatch } from './excerpt.js';
@@ -198,6 +200,7 @@ function overall(readFrom: Map<string, ReadFrom>): ReadFrom | 'mixed' {
 
 export const grepJsonl = defineTool({
   name: 'grep_jsonl',
+  examples, cli,
   title: 'Grep a ledger',
   description:
     "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the sources are deleted or rewritten; a source unchanged since ingest is read directly — read_from says which; live_differs_from_evidence lists live lines that differ from the evidence, whose files are then read from the evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Runs off the event loop under timeout_ms (default 10000): past it, what was found so far with truncated \"deadline\". Ledger: governance (default), ho2m, ho1m; with session_id, that session's (Control Plane: its own entries, default ho2m; else transcript by default). scope \"all\": every session of every format (filters: session_id or prefix, format, project, since); entries name session_id, ledger. Entries give match_offset, match_length (bytes), an excerpt (±120 chars) and excerpt_match. Not redacted.",

@@ -10,6 +10,8 @@ import { PRICES_AS_OF } from '../../usage/pricing.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, redactArg } from '../envelope.js';
 import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
 import { sessionMetrics } from './one-session.js';
 import { recentSessions } from './recent.js';
 import { aggregateStats } from './stats.js';
@@ -42,6 +44,7 @@ const input = z
 
 export const inspectMetrics = defineTool({
   name: 'inspect_metrics',
+  examples, cli,
   title: 'Session metrics',
   description:
     "Metrics of agent work, as `hindsight inspect --metrics` shows them. view recent (default): the newest top-level sessions (limit, default 20), each with date, format, model (most calls), steps (LLM calls, sub-agents included), tool_calls, tool_errors, status, files_touched (distinct paths written or edited, sub-agents included) and files. view session (session_id): the session's figures (steps, tool calls, files, tokens, cost, failure_mode, sub-agents) and one row per user turn with user_ts, duration_ms, llm_calls, tool_calls, tokens and cost_usd; paged. view stats: over top-level sessions started in the `days` UTC days ending `until` (default today): sessions, completed / errored / interrupted / active, success_rate (completed of those that ended), total and average steps and tool calls, tokens and cost (each LLM call once; unpriced models listed, never $0), top_models, top_failure_modes (from each failed session's last error, or where it was interrupted).",

@@ -5,6 +5,7 @@ import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 import { confine, globToRegExp, relativeTo, workspaceRoot, WrongKind } from '../workspace.js';
 
 const MAX_ENTRIES = 500;
@@ -28,6 +29,7 @@ const entryShape = z.object({ path: z.string(), type: z.enum(['file', 'dir', 'sy
 
 export const listFiles = defineTool({
   name: 'list_files',
+  examples,
   machineLocal: true,
   title: 'List workspace files',
   description:

@@ -9,6 +9,9 @@ import { FORMATS } from '../../formats/registry.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { sessionListItem, sessionListItemShape } from '../session-view.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
+import { http } from './http.js';
 import { sourceLens } from '../../sync/source.js';
 import { seedListFields, seedListShape } from '../../analysis/seed-fields.js';
 
@@ -43,6 +46,7 @@ const input = z
 
 export const listSessions = defineTool({
   name: 'list_sessions',
+  examples, cli, http,
   title: 'List sessions',
   description:
     'List ingested sessions of every format (Control Plane, Claude Code, Amplifier), newest first, with status, turn count, first user message, last response preview, models and token totals (children included), and the seed contract names beside them: created (= started_at), modified (ended_at, else started_at), name (= title), model (the model metadata.json names, else the first model used) and bundle (Amplifier; else null). status comes from the data alone: completed, active, errored or interrupted (Control Plane: SESSION_END → completed, else a last ho2m entry DEGRADATION → errored, else active). Filters: project, format, status, date_range (by start time, UTC days), model (substring of a model name), top_level_only (default true: sub-agents and forks are hidden, pass false to see them). Each row says source: local, cloud (pulled from another machine by hindsight sync) or both (pushed to the sync remote); include_cloud (default true when a sync remote is configured) shows or hides the cloud ones. Paginated with limit/offset; count is the total.',

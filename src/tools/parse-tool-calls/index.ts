@@ -8,6 +8,7 @@ import { builtInParsers } from '../../runtime/parsers/index.js';
 import { parseToolCallDeltas, parseToolCalls } from '../../runtime/parsers/pipeline.js';
 import type { ParseResult, ToolSchema } from '../../runtime/parsers/types.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 
 /** The most model output one call parses: far above a real turn, low enough to answer quickly. */
 export const MAX_PARSE_INPUT_CHARS = 4_000_000;
@@ -58,6 +59,7 @@ export function runParseRequest(req: ParseRequest): ParseResult & { parser: stri
 
 export const parseToolCallsTool = defineTool({
   name: 'parse_tool_calls',
+  examples,
   title: 'Parse tool calls from model output',
   description:
     "Run a model family's tool-call parser over raw model output (text, or streamed deltas): the calls with their arguments (parsed JSON; the raw string when no repair could make it JSON), the content outside the calls, leaked reasoning (<think>…) and parse_errors. For debugging local models served by vLLM, llama.cpp, Ollama or SGLang. Input is bounded (4,000,000 characters).",

@@ -6,6 +6,8 @@ import { redactText, redactValue } from '../../core/redact.js';
 import { fitMaxBytes, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { ledgerAddressArgs, resolveLedger } from '../ledger-address.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
 import { eventTypesHint, eventTypesShape, maxEntriesArgs, pickMaxEntries, readEntries, type EntryFields } from '../ledger-entry.js';
 
 const input = z
@@ -47,6 +49,7 @@ function redacted(e: EntryFields): EntryFields {
 
 export const queryLedgerFull = defineTool({
   name: 'query_ledger_full',
+  examples, cli,
   title: 'Query ledger entries (full)',
   description:
     "Page through one ledger's entries from the start, with each entry's FULL metadata dict and full reason (query_ledger gives only the last N with metadata key names). Filter by event_type; count is every match, next_offset the next page. Control Plane ledgers: governance (default), ho2m, ho1m, across rotated segments; with session_id only that session's entries. Claude Code / Amplifier session ledgers map to the same shape (metadata = the whole line). Every entry names its file and line_number; secrets are redacted unless redact is false. An event_type that matches nothing answers count 0 with the ledger's event_types.",

@@ -7,6 +7,7 @@ import { fitMaxBytes, maxBytesArg, page, redactArg } from '../envelope.js';
 import { ledgerAddressArgs, resolveLedger } from '../ledger-address.js';
 import { countEntries, eventTypesHint, eventTypesShape, maxEntriesArgs, pickMaxEntries, readEntries, type EntryFields } from '../ledger-entry.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 
 const REASON_CHARS = 200;
 
@@ -72,6 +73,7 @@ function view(e: EntryFields, redact: boolean): z.infer<typeof entryShape> {
 
 export const queryLedger = defineTool({
   name: 'query_ledger',
+  examples,
   title: 'Query a ledger (last entries)',
   description:
     "The last max_entries entries (default 10) of one ledger, oldest first, optionally of one event_type: id, event_type, submission_id, decision, reason (first 200 characters), timestamp as written, metadata_keys (sorted key names), file and line_number. count is how many are returned, total how many match. Control Plane ledgers: governance (default), ho2m (sessions, turns), ho1m (LLM and tool calls), across rotated segments; with session_id only that session's entries. Use query_ledger_full for full metadata and paging from the start.",

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LedgerNotFound, SessionNotFound, InvalidArguments } from '../../core/errors.js';
 import { fitMaxBytes, limitArg, maxBytesArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 
 const input = z
   .object({
@@ -48,6 +49,7 @@ const lineShape = z.object({
 
 export const rawLines = defineTool({
   name: 'raw_lines',
+  examples,
   title: 'Raw ledger lines',
   description:
     "Return a session ledger's original lines exactly as written (from stored evidence, so they survive the source file being deleted or rewritten). `ledger` defaults to the session's main ledger; `ledgers` lists them all. Lines that are not valid UTF-8 also carry raw_base64 with the exact bytes. A line larger than max_bytes comes back alone and cut (cut, byte_length, next_byte_offset): call again with the same from_line and byte_offset = next_byte_offset for the rest.",

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { readLines } from '../../ingest/line-reader.js';
 import { fitMaxBytes, limitArg, maxBytesArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 import { BinaryFile, confine, kindOf, relativeTo, workspaceRoot, WrongKind } from '../workspace.js';
 
 const SNIFF_BYTES = 8192;
@@ -45,6 +46,7 @@ function sniff(path: string, shown: string): void {
 
 export const readFile = defineTool({
   name: 'read_file',
+  examples,
   machineLocal: true,
   title: 'Read a workspace file',
   description:

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
+import { http } from './http.js';
 import { lineKey, loadLines } from '../../analysis/evidence-lines.js';
 import { needsLine, rowShape, timelineRow, type RowOptions } from './row.js';
 import { VIEW_KINDS, viewKindOf, type ViewKind } from './view-kind.js';
@@ -77,6 +80,7 @@ const input = z
 
 export const reconstructSession = defineTool({
   name: 'reconstruct_session',
+  examples, cli, http,
   title: 'Reconstruct a session timeline',
   description:
     "Return a session's events in chronological order, merged from all its ledgers (Control Plane: ho2m, ho1m, governance; ties ordered ho2m > ho1m > governance, then entry id) and, by default, its sub-agents' ledgers. Each row gives timestamp, source ledger, event_type, kind, actor, turn_number, wo_id, session_id, file and line_number of its evidence, a one-line summary and a payload. verbosity compact (default) carries no prompt or response text, only sizes and facts (tokens, decisions, tool names, error codes); full adds each event's content from its raw line (prompts only with include_prompts). Token counts in payloads belong to usage_key: rows sharing one (a Claude Code response split over lines) are one LLM call. event_count is the total; page with limit/offset (next_offset). A page over max_bytes is cut and marked truncated: a single row larger than max_bytes gives zero rows, so raise max_bytes or use compact.",

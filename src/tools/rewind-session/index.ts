@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { InvalidArguments } from '../../core/errors.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
 import { applyRewind } from './apply.js';
 import type { RewindTarget } from '../../formats/profile.js';
 import { planRewind, type RewindPlan } from './plan.js';
@@ -77,6 +79,7 @@ function seedFields(body: RewindPlan['body'], backupCreated: boolean) {
 
 export const rewindSession = defineTool({
   name: 'rewind_session',
+  examples, cli,
   title: 'Rewind a session',
   // With apply: true it truncates the agent's own log files (backups first).
   destructive: true,

@@ -8,6 +8,9 @@ import { redactText } from '../../core/redact.js';
 import type { MessageHit, MetadataHit, SearchFilters, SearchTerm, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
+import { http } from './http.js';
 import { cutExcerpt, messageText, termPattern } from './excerpt.js';
 import { describeAlternatives, parseAlternatives } from './query.js';
 
@@ -180,6 +183,7 @@ async function searchAlternatives(
 
 export const searchSessions = defineTool({
   name: 'search_sessions',
+  examples, cli, http,
   title: 'Search sessions',
   description:
     'Full-text search over every ingested session (all formats): session metadata (title, first user message, id, agent name, project, project path; case-insensitive substring) and user/assistant message text (whole words via the index, case and accents ignored). Query: words (all must match), "quoted phrases", prefix*, OR between alternatives; other operators and punctuation are plain text. understood echoes the query as read. Each match gives session_id, format, project, created (= started_at), match_type (metadata or transcript), match_field (the metadata field that matched; null for transcript), ledger, line_number and event_type of the message line (null for metadata), an excerpt of at most 300 characters around the first term, score (relevance, higher is better; null for metadata) and, for transcript matches, context: neighbouring messages of the same file (context_lines, default 2). Order: metadata matches first (by field, then newest), then transcript matches by relevance, then newest session, then id and line. count is the total number of matches; page with limit/offset. Read a matched line in full with raw_lines or get_events.',

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { DEFECT_SEVERITIES } from '../../core/model.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { http } from './http.js';
 
 const input = z
   .object({
@@ -34,6 +36,7 @@ const totalsShape = z.object({
 
 export const sources = defineTool({
   name: 'sources',
+  examples, http,
   title: 'Ingested sources and findings',
   description:
     'What was ingested (roots, files, formats, bytes, lines) and every finding about the input: bad lines with file, line and reason, incomplete last lines, rewritten sources, hash-chain breaks, rotated segments, missing metadata, orphan tool calls. Errors are bad lines; warnings and info are gaps worth knowing.',

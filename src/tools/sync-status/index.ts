@@ -7,6 +7,7 @@ import { machineIdentity, resolveRemote } from '../../sync/identity.js';
 import { sessionKey } from '../../sync/sync-state.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 
 const input = z
   .object({
@@ -41,6 +42,7 @@ const row = z.object({
 
 export const syncStatusTool = defineTool({
   name: 'sync_status',
+  examples,
   // It reads this machine's identity and sync settings and connects to the remote they name.
   machineLocal: true,
   title: 'Sync status',

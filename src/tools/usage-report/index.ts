@@ -13,6 +13,9 @@ import { checkTimeZone, DEFAULT_TIME_ZONE } from '../../usage/time-zone.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { InvalidArguments } from '../../core/errors.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
+import { cli } from './cli.js';
+import { http } from './http.js';
 
 /** The groupings of usage_report: ccusage's calendar and session ones, then its 5-hour windows. */
 const GROUP_BY = [...GROUPINGS, 'blocks'] as const;
@@ -42,7 +45,15 @@ const input = z
   })
   .strict();
 
-const tokens = z.object({ input: z.number(), output: z.number(), cache_write: z.number(), cache_read: z.number(), total: z.number() });
+const tokens = z.object({
+  input: z.number(),
+  output: z.number(),
+  cache_write: z.number(),
+  cache_read: z.number(),
+  // Output-priced tokens outside output (Gemini's thoughts, as ccusage leaves them out of its output column); 0 elsewhere.
+  reasoning: z.number(),
+  total: z.number(),
+});
 const figures = {
   tokens,
   cost_usd: z.number().nullable(),
@@ -60,9 +71,10 @@ const row = z
 
 export const usageReport = defineTool({
   name: 'usage_report',
+  examples, cli, http,
   title: 'Usage and cost report',
   description:
-    'Token usage and cost of LLM calls, grouped like ccusage: group_by daily | weekly | monthly, session (top-level, sub-agents folded in, listed in subagents), project, or blocks (5-hour billing windows: start, end, active, gap rows, burn_rate, projection). Rows: key, tokens {input, output, cache_write, cache_read, total}, cost_usd, calls, models. Each LLM call counts once, as in ccusage. Costs from a shipped price table (prices_as_of); a model without a price is listed in unpriced_models and makes cost_usd partial, never $0. totals covers every row, not just the page.',
+    'Token usage and cost of LLM calls, grouped like ccusage: group_by daily | weekly | monthly, session (top-level, sub-agents folded in, listed in subagents), project, or blocks (5-hour billing windows: start, end, active, gap rows, burn_rate, projection). Rows: key, tokens {input, output, cache_write, cache_read, reasoning, total}, cost_usd, calls, models. Each LLM call counts once, as ccusage. Costs from a shipped price table (prices_as_of); an unpriced model is listed in unpriced_models and makes cost_usd partial, never $0. totals cover all rows, not just the page.',
   input,
   output: z.object({
     status: z.literal('ok'),

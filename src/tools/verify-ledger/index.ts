@@ -6,6 +6,7 @@ import { computeEntryHash, initialChainState, verifyLink } from '../../formats/c
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
 import { resolvePlaneRoot } from '../ledger-address.js';
 import { defineTool } from '../tool.js';
+import { examples } from './examples.js';
 
 /** The hash-chained ledgers of a plane root (the default first). */
 const CHAINED_LEDGERS = ['governance', 'ho2m', 'ho1m'] as const;
@@ -25,6 +26,7 @@ const input = z
 
 export const verifyLedger = defineTool({
   name: 'verify_ledger',
+  examples,
   title: 'Verify a ledger hash chain',
   description:
     "Walk a Control Plane ledger's hash chain (entry_hash = SHA-256 of the entry as Python's json.dumps(sort_keys=True) wrote it; previous_hash = the prior entry's hash) across its rotated segments, from the stored evidence. Reports entries checked, every break with file and line, and whether the chain is intact.",

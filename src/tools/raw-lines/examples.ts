@@ -1,0 +1,9 @@
+// raw_lines's examples: valid calls on the example store (../example-store.ts) and what each answers.
+// A test runs every one on every surface; docs/tools.md prints them.
+
+import { EXAMPLE_PLANE_SESSION } from '../example-store.js';
+import type { ToolExample } from '../tool.js';
+
+export const examples: readonly ToolExample[] = [
+  { about: "A session's first three lines exactly as written.", args: { session_id: EXAMPLE_PLANE_SESSION, limit: 3 }, status: 'ok' },
+];

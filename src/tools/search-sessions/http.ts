@@ -1,0 +1,5 @@
+// search_sessions's GET view in the HTTP API (path and query string as its arguments).
+
+import type { HttpView } from '../tool.js';
+
+export const http: HttpView = { path: '/api/search', summary: 'Full-text search over sessions (`q` is `query`).', aliases: { q: 'query' } };

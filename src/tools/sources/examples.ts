@@ -1,0 +1,9 @@
+// sources's examples: valid calls on the example store (../example-store.ts) and what each answers.
+// A test runs every one on every surface; docs/tools.md prints them.
+
+import type { ToolExample } from '../tool.js';
+
+export const examples: readonly ToolExample[] = [
+  { about: 'What was ingested.', args: {}, status: 'ok' },
+  { about: 'Every finding about the input.', args: { section: 'defects' }, status: 'ok' },
+];
