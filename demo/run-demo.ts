@@ -1,4 +1,4 @@
-// `npm run demo`: generate a small realistic corpus of all three formats with our own
+// `npm run demo`: generate a small realistic corpus of every format with our own
 // generators, ingest it, and show what Hindsight answers. The corpus (~10 MB) lives in a temp
 // folder removed on the way out, Ctrl-C included; the store is kept on purpose at one fixed path
 // (replaced by the next run) so the commands under "Try next" work on it: it holds every line as
@@ -11,6 +11,9 @@ import { packageRoot } from '../src/core/package-info.js';
 import { generateAmplifier } from '../bench/generators/amplifier.js';
 import { generateClaudeCode } from '../bench/generators/claude-code.js';
 import { generateControlPlane } from '../bench/generators/control-plane.js';
+import { generateCodex } from '../bench/generators/codex.js';
+import { generateGemini } from '../bench/generators/gemini.js';
+import { generateOpenCode } from '../bench/generators/opencode.js';
 import { ingestPaths } from '../src/ingest/ingest.js';
 import { openStore } from '../src/store/open.js';
 import { painter } from '../src/surfaces/cli/colour.js';
@@ -77,30 +80,40 @@ async function demo(dir: string, db: string): Promise<void> {
   const claude = join(dir, 'claude');
   const amp = join(dir, 'amplifier');
   const plane = join(dir, 'control-plane');
-  for (const d of [claude, amp, plane]) mkdirSync(d, { recursive: true });
+  const codex = join(dir, 'codex');
+  const gemini = join(dir, 'gemini');
+  const opencode = join(dir, 'opencode');
+  const roots = [claude, amp, plane, codex, gemini, opencode];
+  for (const d of roots) mkdirSync(d, { recursive: true });
 
   heading('1. Generating a small corpus (deterministic, seed 7)');
   const cc = generateClaudeCode(claude, { targetBytes: 4_000_000, seed: 7, projects: 2 });
   const am = generateAmplifier(amp, { targetBytes: 3_000_000, seed: 7 });
   const cp = generateControlPlane(plane, { sessions: 6, seed: 7 });
+  const cx = generateCodex(codex, { sessions: 6, seed: 7 });
+  const gm = generateGemini(gemini, { sessions: 6, seed: 7 });
+  const oc = generateOpenCode(opencode, { sessions: 6, seed: 7 });
   process.stdout.write(
     `Claude Code: ${cc.sessions} sessions (+${cc.subagents} sub-agents), ${(cc.bytes / 1e6).toFixed(1)} MB in ${claude}\n` +
       `Amplifier:   ${am.sessions} sessions, ${(am.bytes / 1e6).toFixed(1)} MB in ${amp}\n` +
-      `Control Plane: ${cp.sessions} sessions, ${cp.entries} ledger entries in ${plane}\n`,
+      `Control Plane: ${cp.sessions} sessions, ${cp.entries} ledger entries in ${plane}\n` +
+      `Codex CLI:   ${cx.sessions} sessions, ${(cx.bytes / 1e6).toFixed(1)} MB in ${codex}\n` +
+      `Gemini CLI:  ${gm.sessions} sessions, ${(gm.bytes / 1e6).toFixed(1)} MB in ${gemini}\n` +
+      `OpenCode:    ${oc.sessions} sessions, ${oc.messages} messages in ${join(opencode, 'opencode.db')}\n`,
   );
 
-  heading(`2. hindsight ingest ${claude} ${amp} ${plane} --db ${db}`);
+  heading(`2. hindsight ingest ${roots.join(' ')} --db ${db}`);
   const store = await openStore({ db });
   try {
     const bar = process.stderr.isTTY ? progressBar(process.stderr) : null;
-    const summary = await ingestPaths(store, [claude, amp, plane], { onProgress: bar ? (p) => bar.update(p) : undefined });
+    const summary = await ingestPaths(store, roots, { onProgress: bar ? (p) => bar.update(p) : undefined });
     bar?.done();
     for (const r of summary.roots) process.stdout.write(`  ${r.error ? '✗' : '✓'} ${r.path} (${r.format})\n`);
     process.stdout.write(
       `${summary.files} files, ${summary.sessions} sessions, ${summary.events} events, ${summary.badLines} bad lines, ` +
         `${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.seconds.toFixed(2)} s\n`,
     );
-    const again = await ingestPaths(store, [claude, amp, plane], {});
+    const again = await ingestPaths(store, roots, {});
     process.stdout.write(`Re-ingest of the unchanged corpus: ${again.filesUnchanged}/${again.files} files skipped in ${again.seconds.toFixed(3)} s\n`);
 
     heading('3. hindsight sessions --top-level');

@@ -179,7 +179,7 @@ describe('hindsight CLI', () => {
 });
 
 describe('npm run demo', () => {
-  it('generates, ingests and shows sessions of all three formats without a server', async () => {
+  it('generates, ingests and shows sessions of every format without a server', async () => {
     const { spawnSync } = await import('node:child_process');
     const res = spawnSync(process.execPath, [join(REPO, 'dist', 'demo', 'run-demo.js')], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
     expect(res.status).toBe(0);
@@ -189,6 +189,7 @@ describe('npm run demo', () => {
     expect(res.stdout).toMatch(/claude-code/);
     expect(res.stdout).toMatch(/amplifier/);
     expect(res.stdout).toMatch(/control-plane/);
+    for (const format of ['codex', 'gemini', 'opencode']) expect(res.stdout).toContain(`(${format})`); // each root ingested as its format
     expect(res.stdout).toMatch(/Re-ingest of the unchanged corpus: (\d+)\/\1 files skipped/);
     expect(res.stdout).toMatch(/The user started with “/); // the about paragraph of show
     expect(res.stdout).toMatch(/\d+ of \d+ events;.* next page: hindsight timeline/);
