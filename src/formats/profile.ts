@@ -277,6 +277,13 @@ export interface FormatProfile {
    * out of per-model lists and of the replay's model changes. Default: none.
    */
   placeholderModels: readonly string[];
+  /**
+   * The format's own tool names (lower case) mapped to the generic names the shared tool tables
+   * know — bash, read, edit, write, grep, list_files, web_search, webfetch, delegate, todo_write —
+   * so "ran 9 shell commands", files touched and the replay's summaries read the same for every
+   * format without a table outside the format's folder. Default: none (the names are generic).
+   */
+  toolAliases: Readonly<Record<string, string>>;
   /** The one ledger tool calls are counted from (when two ledgers record each call); null: every ledger. Default: null. */
   toolLedger(session: ProfileSession, events: readonly StoredEvent[]): string | null;
 
@@ -387,6 +394,7 @@ export const GENERIC: Omit<FormatProfile, 'label'> = {
   countsUsage: () => true,
   latencyBetweenLines: false,
   placeholderModels: [],
+  toolAliases: {},
   toolLedger: () => null,
   problemType: () => null,
   ending: () => ({ degradation: null, budgetExhausted: false }),

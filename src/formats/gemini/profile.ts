@@ -8,11 +8,12 @@ import { defineProfile } from '../profile.js';
 import { DOCUMENT_LEDGER, LEGACY_LEDGER } from './layout.js';
 import { geminiContent, geminiFailureText, geminiMessageText, geminiToolCallInput } from './payload.js';
 import { geminiMapper } from './replay.js';
+import { GEMINI_TOOL_ALIASES } from './tool-names.js';
 
 function eventFacts(e: StoredEvent): Record<string, unknown> {
   if (e.kind !== 'llm_call') return {};
   const out: Record<string, unknown> = {};
-  // Output tokens include the thinking (billed as output); the split, as Gemini wrote it.
+  // The split of the reply's tokens as Gemini wrote it (thoughts are the call's reasoning kind).
   for (const k of ['candidates', 'thoughts', 'toolTokens']) if (typeof e.attrs[k] === 'number' && e.attrs[k] !== 0) out[k] = e.attrs[k];
   return out;
 }
@@ -27,6 +28,7 @@ export const geminiProfile = defineProfile({
   countsUsage: (e) => e.kind === 'llm_call',
   // The chat records no call latency; replies are stamped when written.
   latencyBetweenLines: true,
+  toolAliases: GEMINI_TOOL_ALIASES,
   problemType: (e) => (e.kind === 'error' ? 'gemini_error' : e.kind === 'warning' ? 'gemini_warning' : null),
   isDocumentLedger: (ledger) => ledger === DOCUMENT_LEDGER || ledger === LEGACY_LEDGER || ledger.startsWith(`${DOCUMENT_LEDGER}-copy-`),
   replay: geminiMapper,

@@ -9,6 +9,7 @@ import type { StoredEvent } from '../importer.js';
 import type { ReplayMapper } from '../profile.js';
 import { asObj, asString, partsText } from './json.js';
 import { messageOf, toolCallOf, toolResultText } from './payload.js';
+import { genericToolName } from './tool-names.js';
 
 const LINE_KINDS = new Set(['user_message', 'assistant_message', 'thinking', 'tool_call', 'tool_result']);
 const FINDINGS_CHARS = 300;
@@ -24,26 +25,26 @@ function thoughtText(e: StoredEvent, message: Obj): string {
 function toolCall(e: StoredEvent, call: Obj | undefined, limit: number): Obj {
   const name = e.toolName ?? asString(call?.name) ?? 'unknown';
   const args = asObj(call?.args);
-  if (toolFamily(name) === 'task') {
+  if (toolFamily(genericToolName(name)) === 'task') {
     const entry: Obj = { r: 'agent', ...(e.ids.agent !== undefined && { agent: e.ids.agent }) };
     Object.assign(entry, cutText(asString(args?.objective) ?? asString(args?.prompt) ?? '', limit, 'task'));
     const type = asString(args?.agent_name);
     if (type !== undefined) entry.type = type;
     return entry;
   }
-  return { r: 'assistant', tool: name, args: summariseArgs(name, args) };
+  return { r: 'assistant', tool: name, args: summariseArgs(genericToolName(name), args) };
 }
 
 function toolResult(e: StoredEvent, call: Obj | undefined): Obj {
   const name = e.toolName ?? 'unknown';
   const text = toolResultText(call) ?? '';
   const isError = e.toolStatus === 'error';
-  if (toolFamily(name) === 'task') {
+  if (toolFamily(genericToolName(name)) === 'task') {
     const entry: Obj = { r: 'agent_result', ...(e.ids.agent !== undefined && { agent: e.ids.agent }), status: isError ? 'error' : 'completed', size: Buffer.byteLength(text) };
     if (text.trim() !== '') entry.msg = text.trim().slice(0, FINDINGS_CHARS);
     return entry;
   }
-  return { r: 'user', tool_result: name, status: isError ? 'error' : 'success', ...summariseResult(name, { text, isError }) };
+  return { r: 'user', tool_result: name, status: isError ? 'error' : 'success', ...summariseResult(genericToolName(name), { text, isError }) };
 }
 
 export const geminiMapper: ReplayMapper = {

@@ -17,9 +17,6 @@ const FAMILIES: Record<string, ToolFamily> = {
   webfetch: 'webfetch', web_fetch: 'webfetch', fetch: 'webfetch',
   bash: 'bash', shell: 'bash', run_command: 'bash', execute_command: 'bash',
   task: 'task', agent: 'task', delegate: 'task', spawn_agent: 'task',
-  // Gemini CLI's built-in tools (those not named above).
-  read_many_files: 'read', replace: 'edit', search_file_content: 'grep', grep_search: 'grep', list_directory: 'glob',
-  google_web_search: 'websearch', run_shell_command: 'bash', delegate_to_agent: 'task',
 };
 
 export function toolFamily(name: string): ToolFamily {

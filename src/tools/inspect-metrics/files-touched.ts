@@ -21,7 +21,7 @@ function pathOf(input: Obj | undefined): string | undefined {
 
 /** Distinct paths written or edited by the tool-call events given, sorted. */
 export async function filesTouched(store: Store, profile: FormatProfile, events: readonly StoredEvent[]): Promise<string[]> {
-  const calls = events.filter((e) => e.kind === 'tool_call' && e.toolName !== null && ['write', 'edit'].includes(toolFamily(e.toolName)));
+  const calls = events.filter((e) => e.kind === 'tool_call' && e.toolName !== null && ['write', 'edit'].includes(toolFamily(profile.toolAliases[e.toolName.toLowerCase()] ?? e.toolName)));
   if (calls.length === 0) return [];
   const lines = await loadLines(store, calls);
   const paths = new Set<string>();

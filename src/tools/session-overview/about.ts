@@ -11,6 +11,8 @@ import { capitalize, clipWords, codeWords, count, counted, listing, oneLine, tim
 export interface AboutInput {
   /** The format's sentence for an errored session (its profile's hook). */
   erroredEnding: FormatProfile['erroredEnding'];
+  /** The format's tool names in generic terms (its profile's toolAliases). */
+  toolAliases?: FormatProfile['toolAliases'];
   kind: SessionKind;
   /** The sub-agent's name (agent type), when known. */
   agentName: string | null;
@@ -91,7 +93,7 @@ function activity(a: AboutInput): string | null {
   const woTypes = Object.entries(a.workOrdersByType);
   const woTotal = woTypes.reduce((sum, [, n]) => sum + n, 0);
   const wo = woTotal > 0 ? `ran ${listing(woTypes.map(([type, n]) => `${count(n)} ${type}`))} work order${woTotal === 1 ? '' : 's'}` : null;
-  const tools = toolPhrases(a.toolCalls);
+  const tools = toolPhrases(a.toolCalls, a.toolAliases);
   if (wo && tools.length) return `It ${wo}; the agent ${listing(tools)}.`;
   if (wo) return `It ${wo}.`;
   if (tools.length) return `It ${listing(tools)}.`;

@@ -104,6 +104,7 @@ async function overview(store: Store, session: SessionRow, args: z.infer<typeof 
 
   const text = about({
     erroredEnding: profile.erroredEnding,
+    toolAliases: profile.toolAliases,
     kind: session.kind,
     agentName,
     parentId: session.parentId,

@@ -26,7 +26,7 @@ export const TOOL_ACTIVITY: Readonly<Record<string, ToolActivity>> = {
   edit: 'edit', multiedit: 'edit', notebookedit: 'edit', edit_file: 'edit', str_replace: 'edit', apply_patch: 'edit',
   write: 'write', write_file: 'write', create_file: 'write',
   // Shell
-  bash: 'shell', shell: 'shell', run_command: 'shell', execute_command: 'shell', run_shell_command: 'shell',
+  bash: 'shell', shell: 'shell', run_command: 'shell', execute_command: 'shell',
   // Sub-agents
   task: 'delegate', agent: 'delegate', delegate: 'delegate', spawn_agent: 'delegate',
   // Searching
@@ -39,9 +39,6 @@ export const TOOL_ACTIVITY: Readonly<Record<string, ToolActivity>> = {
   websearch: 'web_search', web_search: 'web_search',
   // Planning
   todowrite: 'todo', todo: 'todo', todo_write: 'todo',
-  // Gemini CLI's built-in tools (those not named above).
-  read_many_files: 'read', replace: 'edit', search_file_content: 'search', grep_search: 'search',
-  google_web_search: 'web_search', delegate_to_agent: 'delegate', write_todos: 'todo',
 };
 
 /** Activities in the order the sentence lists them. */
@@ -50,8 +47,10 @@ const ORDER: readonly ToolActivity[] = ['read', 'edit', 'write', 'shell', 'deleg
 /** How many tools outside the table are named before the rest are summed up. */
 const NAMED_OTHERS = 4;
 
-export function activityOf(toolName: string): ToolActivity | undefined {
-  return TOOL_ACTIVITY[toolName.toLowerCase()];
+/** The activity of a tool, its name first translated by the format's aliases (FormatProfile.toolAliases). */
+export function activityOf(toolName: string, aliases: Readonly<Record<string, string>> = {}): ToolActivity | undefined {
+  const name = toolName.toLowerCase();
+  return TOOL_ACTIVITY[aliases[name] ?? name];
 }
 
 function phrase(activity: ToolActivity, n: number, afterRead: boolean): string {
@@ -90,12 +89,12 @@ function phrase(activity: ToolActivity, n: number, afterRead: boolean): string {
  * // ['read 14 files', 'edited six', 'ran nine shell commands', 'called list_packages three times']
  * // toolPhrases({ a: 3, b: 1 }) // ['called a three times', 'b once']
  */
-export function toolPhrases(calls: Readonly<Record<string, number>>): string[] {
+export function toolPhrases(calls: Readonly<Record<string, number>>, aliases: Readonly<Record<string, string>> = {}): string[] {
   const byActivity = new Map<ToolActivity, number>();
   const others: [string, number][] = [];
   for (const [name, n] of Object.entries(calls)) {
     if (n <= 0) continue;
-    const activity = activityOf(name);
+    const activity = activityOf(name, aliases);
     if (activity) byActivity.set(activity, (byActivity.get(activity) ?? 0) + n);
     else others.push([name, n]);
   }
