@@ -13,6 +13,10 @@ export interface ToolContext {
   workspaceRoot?: string;
 }
 
+/** The MCP tool sets (ToolDefinition.mcpSets). */
+export const MCP_SETS = ['core', 'analyst', 'ledger', 'admin', 'files'] as const;
+export type McpSet = (typeof MCP_SETS)[number];
+
 export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
   title: string;
@@ -30,6 +34,16 @@ export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends
    * machine, so servers refuse these tools to it.
    */
   machineLocal?: boolean;
+  /**
+   * The MCP tool sets this tool belongs to (`hindsight mcp --tools core,ledger`; every tool is in
+   * `all`). Each listed tool costs an agent its description and schema in context on every
+   * session, so joining `core`, the default listing, is a choice made here and held to 20 KB by
+   * test/e2e/mcp-size.test.ts. Sets: core (find a session, what happened, what failed, what it
+   * cost, raw lines), analyst (core plus per-turn analysis, whole-session reads, exports,
+   * metrics), ledger (Control Plane ledgers entry by entry and their integrity), admin (the store
+   * and its sources, sync state, the one tool that writes), files (the workspace's files).
+   */
+  mcpSets: readonly McpSet[];
   /**
    * Valid calls with the status each answers, on the example store (example-store.ts). A test runs
    * every one on every surface (direct, MCP, HTTP); the reference docs print them. Never listed

@@ -156,6 +156,7 @@ describe('a tool command without a text view of its own', () => {
   it('prints its envelope, so a new tool needs only its folder and a registry line', async () => {
     const echo = defineTool({
       name: 'echo_words',
+      mcpSets: [],
       title: 'Echo',
       description: 'Says the words back.',
       input: z.object({ words: z.string(), loud: z.boolean().default(false) }).strict(),

@@ -1,30 +1,17 @@
 // Which tools an MCP server exposes (`hindsight mcp --tools a,b,set`). Every listed tool costs an
 // agent its description and schema in context on every session, so the default set holds the
 // tools that answer the first questions (what happened, what failed, what was said, what it
-// cost) and the rest are asked for by name or by set. Sets name tools, so a tool added to the
-// registry later joins `all` but never grows the default listing unnoticed.
+// cost) and the rest are asked for by name or by set. Each tool names its sets in its own
+// definition (ToolDefinition.mcpSets), so a tool added to the registry joins `all` but never grows
+// the default listing unless its definition says so.
 
 import { TOOLS } from '../../tools/registry.js';
-import type { AnyTool } from '../../tools/tool.js';
+import { MCP_SETS, type AnyTool } from '../../tools/tool.js';
 
-export const TOOL_SETS: Readonly<Record<string, readonly string[]>> = {
-  /**
-   * The default: find a session, read what happened and what failed (session_overview lists each
-   * failure with its text), what it cost, and cite raw lines. Kept under 20 KB of tools/list.
-   */
-  core: ['list_sessions', 'search_sessions', 'session_overview', 'reconstruct_session', 'get_events', 'grep_jsonl', 'usage_report', 'raw_lines'],
-  /** core plus per-turn analysis, whole-session reads, exports and run metrics. */
-  analyst: [
-    'list_sessions', 'search_sessions', 'session_overview', 'reconstruct_session', 'get_events', 'analyze_events', 'grep_jsonl',
-    'usage_report', 'raw_lines', 'get_session', 'export_session', 'inspect_metrics',
-  ],
-  /** Control Plane ledgers entry by entry, and their integrity. */
-  ledger: ['query_ledger', 'query_ledger_full', 'verify_ledger', 'grep_jsonl', 'raw_lines', 'sources'],
-  /** The store and its sources, sync state, and the one tool that writes (rewind_session). */
-  admin: ['sources', 'verify_ledger', 'sync_status', 'rewind_session'],
-  /** Files of the workspace: most agents have their own file tools, so these are opt-in. */
-  files: ['list_files', 'read_file'],
-};
+/** Each set's tool names, in registry order, from the tools' own `mcpSets`. */
+export const TOOL_SETS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  MCP_SETS.map((set) => [set, TOOLS.filter((t) => t.mcpSets.includes(set)).map((t) => t.name)]),
+);
 
 export const DEFAULT_TOOL_SET = 'core';
 

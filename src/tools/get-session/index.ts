@@ -61,6 +61,7 @@ function fitTranscript<B extends { transcript?: { count: number; limit: number; 
 
 export const getSession = defineTool({
   name: 'get_session',
+  mcpSets: ['analyst'],
   examples, cli,
   title: 'Get session details',
   description:

@@ -200,6 +200,7 @@ function overall(readFrom: Map<string, ReadFrom>): ReadFrom | 'mixed' {
 
 export const grepJsonl = defineTool({
   name: 'grep_jsonl',
+  mcpSets: ['core', 'analyst', 'ledger'],
   examples, cli,
   title: 'Grep a ledger',
   description:

@@ -44,6 +44,7 @@ const input = z
 
 export const inspectMetrics = defineTool({
   name: 'inspect_metrics',
+  mcpSets: ['analyst'],
   examples, cli,
   title: 'Session metrics',
   description:

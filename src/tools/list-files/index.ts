@@ -29,6 +29,7 @@ const entryShape = z.object({ path: z.string(), type: z.enum(['file', 'dir', 'sy
 
 export const listFiles = defineTool({
   name: 'list_files',
+  mcpSets: ['files'],
   examples,
   machineLocal: true,
   title: 'List workspace files',

@@ -46,6 +46,7 @@ const input = z
 
 export const listSessions = defineTool({
   name: 'list_sessions',
+  mcpSets: ['core', 'analyst'],
   examples, cli, http,
   title: 'List sessions',
   description:

@@ -59,6 +59,7 @@ export function runParseRequest(req: ParseRequest): ParseResult & { parser: stri
 
 export const parseToolCallsTool = defineTool({
   name: 'parse_tool_calls',
+  mcpSets: [],
   examples,
   title: 'Parse tool calls from model output',
   description:

@@ -46,6 +46,7 @@ function sniff(path: string, shown: string): void {
 
 export const readFile = defineTool({
   name: 'read_file',
+  mcpSets: ['files'],
   examples,
   machineLocal: true,
   title: 'Read a workspace file',

@@ -79,6 +79,7 @@ function seedFields(body: RewindPlan['body'], backupCreated: boolean) {
 
 export const rewindSession = defineTool({
   name: 'rewind_session',
+  mcpSets: ['admin'],
   examples, cli,
   title: 'Rewind a session',
   // With apply: true it truncates the agent's own log files (backups first).

@@ -183,6 +183,7 @@ async function searchAlternatives(
 
 export const searchSessions = defineTool({
   name: 'search_sessions',
+  mcpSets: ['core', 'analyst'],
   examples, cli, http,
   title: 'Search sessions',
   description:

@@ -177,6 +177,7 @@ const CUTTABLE = [
 
 export const sessionOverview = defineTool({
   name: 'session_overview',
+  mcpSets: ['core', 'analyst'],
   examples, cli, http,
   title: 'Session overview',
   description:

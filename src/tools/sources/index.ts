@@ -36,6 +36,7 @@ const totalsShape = z.object({
 
 export const sources = defineTool({
   name: 'sources',
+  mcpSets: ['ledger', 'admin'],
   examples, http,
   title: 'Ingested sources and findings',
   description:

@@ -42,6 +42,7 @@ const row = z.object({
 
 export const syncStatusTool = defineTool({
   name: 'sync_status',
+  mcpSets: ['admin'],
   examples,
   // It reads this machine's identity and sync settings and connects to the remote they name.
   machineLocal: true,

@@ -71,6 +71,7 @@ const row = z
 
 export const usageReport = defineTool({
   name: 'usage_report',
+  mcpSets: ['core', 'analyst'],
   examples, cli, http,
   title: 'Usage and cost report',
   description:

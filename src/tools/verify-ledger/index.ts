@@ -26,6 +26,7 @@ const input = z
 
 export const verifyLedger = defineTool({
   name: 'verify_ledger',
+  mcpSets: ['ledger', 'admin'],
   examples,
   title: 'Verify a ledger hash chain',
   description:
