@@ -8,6 +8,9 @@
 // newer than the oldest output. tsc rewrites every output on each build, so an output's mtime is
 // when it was last built. Measured with nothing changed: ~0.05 s here, where `tsc --incremental`
 // still takes several seconds to load and check the program.
+//
+// The CLI's bundle (dist/bundle/, scripts/bundle-cli.mjs) is out of date when it is missing, older
+// than the compiled CLI it was made from, or older than the script that makes it.
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -62,6 +65,15 @@ export function staleReason(root = ROOT) {
     const changed = mtime(join(root, config));
     if (changed !== null && changed > oldestOutput) return `${config} changed since the last build`;
   }
+  return bundleStaleReason(root);
+}
+
+/** Why the CLI's bundle is stale, or null when it was made from the compiled CLI as it is now. */
+function bundleStaleReason(root) {
+  const bundled = mtime(join(root, 'dist', 'bundle', 'surfaces', 'cli', 'main.js'));
+  if (bundled === null) return 'the CLI bundle has not been built';
+  if (mtime(join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js')) > bundled) return 'the CLI bundle is older than the compiled CLI';
+  if (mtime(join(root, 'scripts', 'bundle-cli.mjs')) > bundled) return 'scripts/bundle-cli.mjs changed since the last bundle';
   return null;
 }
 

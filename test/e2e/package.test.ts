@@ -59,6 +59,8 @@ describe(`the ${pkg.name} package, installed from its tarball`, () => {
       'package.json',
       'bin/hindsight',
       'dist/src/surfaces/cli/main.js',
+      'dist/bundle/surfaces/cli/main.js',
+      'dist/bundle/tools/list-sessions/index.js',
       'dist/src/tools/tool-catalogue.json',
       'dist/src/usage/pricing.js',
       'dist/src/core/preset-secrets.js',
