@@ -10,8 +10,9 @@
 import type pg from 'pg';
 import { StoreSchemaTooNew } from '../../core/errors.js';
 import { llmCalls } from '../../core/llm-calls.js';
-import { readSessionEvents } from './session-events.js';
-import { SQLITE_SUM, USAGE_CALLS_REASONING, USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
+import { readSessionEvents } from '../core/session-events.js';
+import { writeUsageCalls } from '../core/usage-calls.js';
+import { postgresSql } from './query.js';
 
 export interface PgMigration {
   version: number;
@@ -25,6 +26,46 @@ export interface PgMigration {
 }
 
 const T = 'text COLLATE "C"';
+
+/**
+ * sum() as SQLite computes it over REAL values (Kahan-Babuska-Neumaier: a running sum and its
+ * compensated error, added at the end unless the error overflowed), so grouped costs are the same
+ * doubles on both engines; a plain float sum differs from it in the last digit.
+ */
+const SQLITE_SUM = `CREATE FUNCTION sqlite_sum_step(st double precision[], r double precision) RETURNS double precision[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT ARRAY[st[1] + r, st[2] + CASE WHEN abs(st[1]) > abs(r) THEN (st[1] - (st[1] + r)) + r ELSE (r - (st[1] + r)) + st[1] END, st[3] + 1]
+$fn$;
+CREATE FUNCTION sqlite_sum_final(st double precision[]) RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT CASE WHEN st[3] = 0 THEN NULL WHEN st[2] IN ('Infinity', '-Infinity', 'NaN') THEN st[1] ELSE st[1] + st[2] END
+$fn$;
+CREATE AGGREGATE sqlite_sum(double precision) (SFUNC = sqlite_sum_step, STYPE = double precision[], FINALFUNC = sqlite_sum_final, INITCOND = '{0,0,0}');`;
+
+/** The table as migration 3 created it (migrations.ts); migration 4 adds tok_rs (USAGE_CALLS_REASONING). */
+const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
+  sid integer NOT NULL,
+  seq integer NOT NULL,
+  call_key text COLLATE "C" NOT NULL,
+  -- 1: a copy of another session's call (LlmCall.mirror)
+  mirror smallint NOT NULL,
+  ts_ms bigint,
+  ts_ns integer NOT NULL,
+  model text COLLATE "C",
+  tok_in bigint NOT NULL,
+  tok_out bigint NOT NULL,
+  tok_cw bigint NOT NULL,
+  -- double: SQLite keeps a non-integral value in its INTEGER column as it is
+  tok_cw1h double precision NOT NULL,
+  tok_cr bigint NOT NULL,
+  -- a cost the log recorded (Amplifier cost_usd), NULL when none
+  cost double precision
+);
+CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
+
+/** Migration 4: the calls' output-priced tokens outside output (LlmCall.reasoning), 0 for rows before it. */
+const USAGE_CALLS_REASONING = 'ALTER TABLE usage_calls ADD COLUMN tok_rs bigint NOT NULL DEFAULT 0;';
+
 
 export const PG_MIGRATIONS: PgMigration[] = [
   {
@@ -241,7 +282,8 @@ async function fillUsageCalls(client: pg.PoolClient): Promise<void> {
   const { rows } = await client.query<{ sid: number; id: string }>(
     'SELECT sid, id FROM sessions WHERE sid IN (SELECT DISTINCT sid FROM events WHERE tok_in IS NOT NULL) ORDER BY sid',
   );
-  for (const s of rows) await writeUsageCalls(client, [{ sid: s.sid, calls: llmCalls(await readSessionEvents(client, s.sid, s.id)) }]);
+  const sql = postgresSql(client);
+  for (const s of rows) await writeUsageCalls(sql, [{ sid: s.sid, calls: llmCalls(await readSessionEvents(sql, s.sid, s.id)) }]);
   await client.query('UPDATE sessions SET dirty = 1');
 }
 

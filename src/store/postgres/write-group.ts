@@ -6,21 +6,22 @@
 
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { guardClient, isTransient, openFailureReason, PostgresUnavailable } from './connection.js';
-import type { Queryable } from './query.js';
+import { guardClient, isTransient, openFailureReason, PostgresUnavailable, withRetry } from './connection.js';
+import { GROUP_BYTES } from '../core/ingest-writer.js';
+import type { Sql } from '../core/sql.js';
+import { postgresSql } from './query.js';
 
-/** Input bytes per commit (as the SQLite writer). */
-const GROUP_BYTES = 4 * 1024 * 1024;
 const ATTEMPTS = 6;
 
 function backoff(attempt: number): Promise<void> {
   return new Promise((r) => setTimeout(r, 100 * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5)));
 }
 
-export type GroupOp<T> = (c: Queryable) => Promise<T>;
+export type GroupOp<T> = (sql: Sql) => Promise<T>;
 
-export class WriteGroup {
+export class ReplayingGroup {
   private client: pg.PoolClient | null = null;
+  private sql: Sql | null = null;
   private unguard: () => void = () => {};
   /** Writes since the last commit, in order: replayed into a fresh transaction after a transient failure. */
   private log: GroupOp<unknown>[] = [];
@@ -57,7 +58,8 @@ export class WriteGroup {
     for (let attempt = 1; ; attempt++) {
       const token = randomUUID();
       // After a failed attempt the group is replayed on a new connection first.
-      const client = this.client ?? (await this.attempt(async () => this.client!));
+      if (!this.client) await this.attempt(async () => undefined);
+      const client = this.client!;
       let sent = false;
       try {
         await client.query('UPDATE ingest_commit SET token = $1', [token]);
@@ -84,47 +86,38 @@ export class WriteGroup {
 
   /** Whether the group that recorded `token` was committed (asked on a new connection). */
   private async committed(token: string): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { rows } = await this.pool.query<{ token: string }>('SELECT token FROM ingest_commit');
-        return rows[0]?.token === token;
-      } catch (err) {
-        if (!isTransient(err) || attempt >= ATTEMPTS) throw isTransient(err) ? PostgresUnavailable(this.location, openFailureReason(err)) : err;
-        await backoff(attempt);
-      }
-    }
+    const { rows } = await withRetry(() => this.pool.query<{ token: string }>('SELECT token FROM ingest_commit'), { location: this.location });
+    return rows[0]?.token === token;
   }
 
+  /** Run `op` in the group's transaction; after a transient failure, again on a new connection with the group replayed first. */
   private async attempt<T>(op: GroupOp<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await op(await this.open());
-      } catch (err) {
-        await this.abandon();
-        if (!isTransient(err)) {
-          this.log = [];
-          this.bytes = 0;
+    try {
+      return await withRetry(async () => {
+        try {
+          return await op(await this.open());
+        } catch (err) {
+          await this.abandon();
           throw err;
         }
-        if (attempt >= ATTEMPTS) {
-          this.log = [];
-          this.bytes = 0;
-          throw PostgresUnavailable(this.location, openFailureReason(err));
-        }
-        await backoff(attempt);
-      }
+      }, { location: this.location });
+    } catch (err) {
+      this.log = [];
+      this.bytes = 0;
+      throw err;
     }
   }
 
   /** The group's connection, opening a transaction (and replaying the writes it lost) if needed. */
-  private async open(): Promise<pg.PoolClient> {
-    if (this.client) return this.client;
+  private async open(): Promise<Sql> {
+    if (this.client && this.sql) return this.sql;
     const client = await this.pool.connect();
     this.client = client;
+    this.sql = postgresSql(client);
     this.unguard = guardClient(client);
     await client.query('BEGIN');
-    for (const op of this.log) await op(client);
-    return client;
+    for (const op of this.log) await op(this.sql);
+    return this.sql;
   }
 
   private async abandon(): Promise<void> {

@@ -6,8 +6,9 @@
 import type Database from 'better-sqlite3';
 import { StoreSchemaTooNew } from '../../core/errors.js';
 import { llmCalls } from '../../core/llm-calls.js';
-import { readSessionEvents } from './session-events.js';
-import { USAGE_CALLS_REASONING, USAGE_CALLS_TABLE, writeUsageCalls } from './usage-calls.js';
+import { keyToParts } from '../../core/time.js';
+import { compareTimeline } from '../../core/timeline-order.js';
+import { EVENT_COLUMNS, eventFromRaw, type FileName } from '../shared/event-row.js';
 
 export interface Migration {
   version: number;
@@ -19,6 +20,29 @@ export interface Migration {
    */
   run?(db: Database.Database): void;
 }
+
+/** The table as schema 4 created it (migrations.ts); schema 5 adds tok_rs (USAGE_CALLS_REASONING). */
+const USAGE_CALLS_TABLE = `CREATE TABLE usage_calls (
+  sid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  call_key TEXT NOT NULL,
+  -- 1: a copy of another session's call (LlmCall.mirror)
+  mirror INTEGER NOT NULL,
+  ts_ms INTEGER,
+  ts_ns INTEGER NOT NULL,
+  model TEXT,
+  tok_in INTEGER NOT NULL,
+  tok_out INTEGER NOT NULL,
+  tok_cw INTEGER NOT NULL,
+  tok_cw1h INTEGER NOT NULL,
+  tok_cr INTEGER NOT NULL,
+  -- a cost the log recorded (Amplifier cost_usd), NULL when none
+  cost REAL
+);
+CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
+
+/** Schema 5: the calls' output-priced tokens outside output (LlmCall.reasoning), 0 for rows before it. */
+const USAGE_CALLS_REASONING = 'ALTER TABLE usage_calls ADD COLUMN tok_rs INTEGER NOT NULL DEFAULT 0;';
 
 export const MIGRATIONS: Migration[] = [
   {
@@ -220,12 +244,27 @@ ${USAGE_CALLS_REASONING}`,
   },
 ];
 
-/** Rows for every session from its stored events, and every session marked dirty (migration 4). */
+/**
+ * Rows for every session from its stored events, and every session marked dirty (migration 4).
+ * Synchronous, as opening a SQLite store is: the events are read and the calls written here with
+ * today's columns (core/session-events.ts and core/usage-calls.ts do the same through the engine).
+ */
 function fillUsageCalls(db: Database.Database): void {
   const sessions = db
     .prepare('SELECT sid, id FROM sessions WHERE sid IN (SELECT DISTINCT sid FROM events WHERE tok_in IS NOT NULL) ORDER BY sid')
     .all() as { sid: number; id: string }[];
-  for (const s of sessions) writeUsageCalls(db, s.sid, llmCalls(readSessionEvents(db, s.sid, s.id)));
+  const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.sid = ? ORDER BY e.seq`).raw(true);
+  const file = db.prepare('SELECT ledger, rel_path FROM files WHERE id = ?');
+  const insert = db.prepare(`INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, tok_rs, cost)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (const s of sessions) {
+    const rows = events.all(s.sid) as unknown[][];
+    const stored = rows.map((r) => eventFromRaw(r, s.id, (file.get(r[1]) as FileName | undefined) ?? { ledger: '', rel_path: '' }));
+    for (const c of llmCalls(stored.sort(compareTimeline))) {
+      const [ms, ns] = c.tsKey === null ? [null, 0] : keyToParts(c.tsKey);
+      insert.run(s.sid, c.seq, c.key, c.mirror ? 1 : 0, ms, ns, c.model, c.input, c.output, c.cacheWrite, c.cacheWrite1h, c.cacheRead, c.reasoning ?? 0, c.costUsd);
+    }
+  }
   db.exec('UPDATE sessions SET dirty = 1');
 }
 

@@ -1,4 +1,4 @@
-// Mapping SQLite rows to the Store's shapes (one place, so columns are named once).
+// Mapping store rows to the Store's shapes (one place, so columns are named once), for both engines.
 
 import type { Format, SessionFacts, SessionKind, SessionStatus, TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';

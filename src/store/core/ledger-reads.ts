@@ -1,0 +1,184 @@
+// Reads by ledger rather than by session: evidence lines by address or position, ledger entries by
+// event type (index-backed, so a deep page costs a count per file and one range read), and a
+// block-by-block scan of the evidence for grep.
+
+import { brotliDecompressSync } from 'node:zlib';
+import { partsToKey } from '../../core/time.js';
+import { unpackLines } from '../sqlite/line-index.js';
+import { visitBlocks, type StoredBlock } from '../shared/visit-blocks.js';
+import type { EvidenceBlockView, EvidenceRef, LedgerEntryQuery, LedgerEntryRow, RawLineRow } from '../store.js';
+import { first, RowList, type Sql } from './sql.js';
+
+/** Blocks fetched per statement while scanning (each up to 512 KiB of input, ~1/6 of it stored). */
+const SCAN_FETCH = 16;
+/** Blocks fetched per statement while paging raw lines: a page needs only the first one or two. */
+const PAGE_FETCH = 4;
+
+export async function relPaths(sql: Sql, fileIds: number[]): Promise<Map<number, string>> {
+  const rows = await sql.all<{ id: number; rel_path: string }>(`SELECT id, rel_path FROM files WHERE ${sql.dialect.inArray('id', '$1', 'int')}`, [fileIds]);
+  const byId = new Map(rows.map((r) => [r.id, r.rel_path]));
+  return new Map(fileIds.map((id) => [id, byId.get(id) ?? '']));
+}
+
+/** The lines of a decompressed block from line `from` on, as raw-line rows. */
+function blockLines(b: StoredBlock, raw: Buffer, fileId: number, file: string, from: number): RawLineRow[] {
+  return unpackLines(b.line_index, b.first_line, b.first_offset)
+    .filter((l) => l.lineNumber >= from)
+    .map((l) => {
+      const start = l.offset - b.first_offset;
+      return { file, fileId, lineNumber: l.lineNumber, offset: l.offset, raw: raw.subarray(start, start + l.length), status: l.status, hash: l.hash.toString('hex') };
+    });
+}
+
+/** Exact lines by (file, line), in the order asked; one decompression per block touched. */
+export async function readEvidenceLines(sql: Sql, refs: EvidenceRef[]): Promise<RawLineRow[]> {
+  if (refs.length === 0) return [];
+  const paths = await relPaths(sql, [...new Set(refs.map((r) => r.fileId))]);
+  // The block of each address in one statement, then each distinct block once.
+  const at = await sql.all<{ n: number; file_id: number; first_line: number | null }>(
+    `SELECT r.n, r.file_id, (SELECT b.first_line FROM blocks b WHERE b.file_id = r.file_id AND b.first_line <= r.line
+       ORDER BY b.first_line DESC LIMIT 1) AS first_line
+     FROM ${sql.dialect.rows('$1', 'r', [['file_id', 'int'], ['line', 'int']])}`,
+    [new RowList(refs.map((r) => [r.fileId, r.lineNumber]))],
+  );
+  const keys = [...new Set(at.filter((r) => r.first_line !== null).map((r) => `${r.file_id}:${r.first_line}`))];
+  const blocks = new Map<string, StoredBlock & { raw?: Buffer }>();
+  if (keys.length) {
+    const data = await sql.all<StoredBlock & { file_id: number }>(
+      `SELECT b.file_id, b.first_line, b.first_offset, b.raw_bytes, b.line_index, b.data
+       FROM ${sql.dialect.rows('$1', 'k', [['file_id', 'int'], ['first_line', 'int']])}
+       JOIN blocks b ON b.file_id = k.file_id AND b.first_line = k.first_line`,
+      [new RowList(keys.map((k) => k.split(':').map(Number)))],
+    );
+    for (const b of data) blocks.set(`${b.file_id}:${b.first_line}`, b);
+  }
+  const firstLines = new Map(at.map((r) => [Number(r.n), r.first_line]));
+  const out: RawLineRow[] = [];
+  refs.forEach((ref, i) => {
+    const b = blocks.get(`${ref.fileId}:${firstLines.get(i + 1)}`);
+    if (!b) return;
+    b.raw ??= brotliDecompressSync(b.data);
+    const line = blockLines(b, b.raw, ref.fileId, paths.get(ref.fileId) ?? '', ref.lineNumber)[0];
+    if (line?.lineNumber === ref.lineNumber) out.push(line);
+  });
+  return out;
+}
+
+/** Evidence lines of the files in ledger order, from position `from` (1-based) of their concatenation. */
+export async function readRawLines(sql: Sql, fileIds: number[], from: number, limit: number): Promise<RawLineRow[]> {
+  const out: RawLineRow[] = [];
+  let skip = from - 1;
+  for (const fileId of fileIds) {
+    if (out.length >= limit) break;
+    const f = (await first<{ rel_path: string; lines: number }>(sql, 'SELECT rel_path, lines FROM files WHERE id = $1', [fileId]))!;
+    if (skip >= f.lines) {
+      skip -= f.lines;
+      continue;
+    }
+    const wantLine = skip + 1;
+    skip = 0;
+    // The first fetch starts at the block holding wantLine, the next ones after the last block read.
+    let after = wantLine;
+    let cond = 'first_line + line_count > $2';
+    while (out.length < limit) {
+      const blocks = await sql.all<StoredBlock & { line_count: number }>(
+        `SELECT first_line, line_count, first_offset, raw_bytes, line_index, data FROM blocks WHERE file_id = $1 AND ${cond}
+         ORDER BY first_line LIMIT ${PAGE_FETCH}`,
+        [fileId, after],
+      );
+      cond = 'first_line >= $2';
+      for (const b of blocks) {
+        out.push(...blockLines(b, brotliDecompressSync(b.data), fileId, f.rel_path, wantLine).slice(0, limit - out.length));
+        if (out.length >= limit) break;
+      }
+      if (blocks.length < PAGE_FETCH) break;
+      const last = blocks[blocks.length - 1]!;
+      after = last.first_line + last.line_count;
+    }
+  }
+  return out;
+}
+
+/**
+ * One row per entry (a line's first event: Claude Code writes several events per line), filtered
+ * by type and session, in ledger order. Files are walked in reading order: each costs one indexed
+ * count, and only the files holding the page are read.
+ */
+export async function readLedgerEntries(sql: Sql, q: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
+  const params: unknown[] = [0];
+  const conds = ['e.file_id = $1'];
+  if (q.type !== undefined) {
+    params.push(q.type);
+    conds.push(`e.type = $${params.length}`);
+  }
+  if (q.sessionId !== undefined) {
+    params.push((await first<{ sid: number }>(sql, 'SELECT sid FROM sessions WHERE id = $1', [q.sessionId]))?.sid ?? -1);
+    conds.push(`e.sid = $${params.length}`);
+  }
+  const where = conds.join(' AND ');
+  // Pages past the middle of a file are read backwards from its end: OFFSET walks the index, so a
+  // "last 10 entries" query costs 10 steps instead of the whole ledger.
+  const page = (order: 'ASC' | 'DESC') =>
+    `${sql.dialect.firstEventOfEachLine('e.line_number, e.type, s.id, e.ts_ms, e.ts_ns', 'events e LEFT JOIN sessions s ON s.sid = e.sid', where, order)}
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  const paths = await relPaths(sql, q.fileIds);
+  let total = 0;
+  let skip = q.offset;
+  const entries: LedgerEntryRow[] = [];
+  for (const fileId of q.fileIds) {
+    params[0] = fileId;
+    const n = (await first<{ n: number }>(sql, `SELECT count(DISTINCT e.line_number) AS n FROM events e WHERE ${where}`, params))!.n;
+    total += n;
+    if (entries.length >= q.limit || n === 0) continue;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const want = Math.min(q.limit - entries.length, n - skip);
+    const rows =
+      skip > n / 2
+        ? (await sql.arrays(page('DESC'), [...params, want, n - skip - want])).reverse()
+        : await sql.arrays(page('ASC'), [...params, want, skip]);
+    for (const r of rows) {
+      entries.push({
+        fileId,
+        file: paths.get(fileId) ?? '',
+        lineNumber: r[0] as number,
+        type: r[1] as string,
+        sessionId: (r[2] as string | null) ?? null,
+        tsKey: r[3] === null ? null : partsToKey(r[3] as number, (r[4] as number | null) ?? 0),
+      });
+    }
+    skip = 0;
+  }
+  return { total, entries };
+}
+
+/** Distinct event types of the files with the lines holding each (a line belongs to one file, so counts per file add up). */
+export async function readLedgerEventTypes(sql: Sql, fileIds: number[]): Promise<{ type: string; count: number }[]> {
+  const rows = await sql.all<{ type: string; n: number }>(
+    `SELECT type, sum(n) AS n FROM (SELECT file_id, type, count(DISTINCT line_number) AS n FROM events
+     WHERE ${sql.dialect.inArray('file_id', '$1', 'int')} GROUP BY file_id, type) x GROUP BY type ORDER BY type`,
+    [fileIds],
+  );
+  return rows.map((r) => ({ type: r.type, count: r.n }));
+}
+
+/** Visit every block of the files in reading order; blocks are fetched a few at a time and decompressed ahead. */
+export async function scanEvidence(sql: Sql, fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
+  const paths = await relPaths(sql, fileIds);
+  for (const fileId of fileIds) {
+    let after = -1;
+    for (;;) {
+      const rows = await sql.all<StoredBlock>(
+        `SELECT first_line, first_offset, raw_bytes, line_index, data FROM blocks WHERE file_id = $1 AND first_line > $2
+         ORDER BY first_line LIMIT ${SCAN_FETCH}`,
+        [fileId, after],
+      );
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1]!.first_line;
+      if (!(await visitBlocks(rows, fileId, paths.get(fileId) ?? '', visit))) return;
+      if (rows.length < SCAN_FETCH) break;
+    }
+  }
+}

@@ -1,0 +1,240 @@
+// The Store's reads, written once over core/sql.ts: each engine's store extends this class with how
+// it opens, locks an ingest, searches message text, and keeps tokens and sync state.
+
+import type { Format } from '../../core/model.js';
+import type { StoredEvent } from '../../core/events.js';
+import type {
+  DefectQuery,
+  DefectRow,
+  EvidenceBlockView,
+  EvidenceRef,
+  IngestWriter,
+  LedgerEntryQuery,
+  LedgerEntryRow,
+  LedgerInfo,
+  MessageHit,
+  MetadataHit,
+  RawLineRow,
+  SearchFilters,
+  SessionQuery,
+  SessionRow,
+  SourceFileRow,
+  Store,
+  StoreTotals,
+  SyncStateSlot,
+  TokenTable,
+  UsageCallGroupRow,
+  UsageSessionRow,
+} from '../store.js';
+import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
+import { ledgerTraits } from '../shared/ledger-traits.js';
+import { asciiLower, likePattern } from '../shared/metadata-match.js';
+import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
+import { sessionFromRow, type SessionRowDb } from './rows.js';
+import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLines, scanEvidence } from './ledger-reads.js';
+import { binder, searchSessionMetadata } from './search.js';
+import { readTimelinePage } from './session-events.js';
+import { first, type Sql } from './sql.js';
+import { readUsageCallGroups } from './usage-calls.js';
+
+const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
+  (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
+  (SELECT count(*) FROM (SELECT DISTINCT d.root_id, d.rel_path, d.line FROM defects d
+    WHERE d.session_id = s.id AND d.severity = 'error' AND d.line IS NOT NULL) x) AS bad_lines,
+  (SELECT count(*) FROM defects d WHERE d.session_id = s.id AND d.kind = 'rewritten_source') AS rewrites
+  FROM sessions s LEFT JOIN roots r ON r.id = s.root_id`;
+
+const LEDGER_ORDER = 'ORDER BY f.ledger_rank, f.ledger, f.chain_group NULLS FIRST, f.id';
+
+export abstract class SqlStore implements Store {
+  abstract readonly engine: 'sqlite' | 'postgres';
+  abstract readonly location: string;
+  protected abstract readonly sql: Sql;
+  abstract beginIngest(options?: { wait?: boolean; waitTimeoutMs?: number }): Promise<IngestWriter>;
+  abstract searchMessages(query: SearchFilters & { context?: number }): Promise<{ total: number; hits: MessageHit[] }>;
+  abstract tokens(): TokenTable;
+  abstract syncState(): SyncStateSlot;
+  abstract close(): Promise<void>;
+
+  /** The file columns groupLedgers reads (the offset named as SQLite names it). */
+  private get ledgerFileColumns(): string {
+    return `f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.${this.sql.dialect.offsetColumn} AS "offset"`;
+  }
+
+  async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {
+    const params: unknown[] = [];
+    const p = binder(params);
+    const conds: string[] = [];
+    if (q.format !== undefined) conds.push(`s.format = ${p(q.format)}`);
+    if (q.project !== undefined) {
+      const n = p(q.project);
+      conds.push(`(s.project = ${n} OR s.project_path = ${n})`);
+    }
+    if (q.status !== undefined) conds.push(`s.status = ${p(q.status)}`);
+    if (q.topLevelOnly) conds.push('s.parent_id IS NULL');
+    if (q.parentId !== undefined) conds.push(`s.parent_id = ${p(q.parentId)}`);
+    if (q.startedFrom !== undefined) conds.push(`s.started_at >= ${p(q.startedFrom)}`);
+    if (q.startedBefore !== undefined) conds.push(`s.started_at < ${p(q.startedBefore)}`);
+    if (q.model !== undefined) {
+      // ASCII case-insensitive containment, as SQLite's LIKE.
+      const d = this.sql.dialect;
+      conds.push(`EXISTS (SELECT 1 FROM ${d.jsonTexts('s.models', 'm')} WHERE ${d.asciiLower('m.value')} LIKE ${p(likePattern(asciiLower(q.model)))} ESCAPE '\\')`);
+    }
+    const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+    const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM sessions s ${clause}`, params))!.n;
+    const rows = await this.sql.all<SessionRowDb>(
+      `${SESSION_SELECT} ${clause} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
+      params,
+    );
+    return { total, sessions: rows.map(sessionFromRow) };
+  }
+
+  async getSession(id: string): Promise<SessionRow | null> {
+    const row = await first<SessionRowDb>(this.sql, `${SESSION_SELECT} WHERE s.id = $1`, [id]);
+    return row ? sessionFromRow(row) : null;
+  }
+
+  async searchSessionMetadata(query: SearchFilters): Promise<{ total: number; hits: MetadataHit[] }> {
+    return searchSessionMetadata(this.sql, query);
+  }
+
+  async sessionLedgers(id: string): Promise<LedgerInfo[]> {
+    const session = await first<{ sid: number; root_id: number; format: string }>(this.sql, 'SELECT sid, root_id, format FROM sessions WHERE id = $1', [id]);
+    if (!session) return [];
+    // The session's own files, its descendants' where those are its ledgers too, files holding its
+    // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts).
+    const traits = await ledgerTraits(session.format);
+    const rows = await this.sql.all<LedgerFileRow>(
+      `WITH RECURSIVE tree(id) AS (SELECT ${this.sql.dialect.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+       SELECT ${this.ledgerFileColumns} FROM files f
+       WHERE f.session_id = $1
+          OR ($5 AND f.session_id IN (SELECT id FROM tree))
+          OR ($3 AND f.session_id IS NULL AND f.root_id = $2)
+          OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = $4)
+       ${LEDGER_ORDER}`,
+      [id, session.root_id, traits.shared, session.sid, traits.nested],
+    );
+    return groupLedgers(rows);
+  }
+
+  async listRoots(format?: Format): Promise<{ path: string; format: Format }[]> {
+    return format
+      ? this.sql.all<{ path: string; format: Format }>('SELECT path, format FROM roots WHERE format = $1 ORDER BY path', [format])
+      : this.sql.all<{ path: string; format: Format }>('SELECT path, format FROM roots ORDER BY path');
+  }
+
+  async rootLedgers(rootPath: string): Promise<LedgerInfo[]> {
+    const rows = await this.sql.all<LedgerFileRow>(
+      `SELECT ${this.ledgerFileColumns} FROM files f JOIN roots r ON r.id = f.root_id WHERE r.path = $1 ${LEDGER_ORDER}`,
+      [rootPath],
+    );
+    return groupLedgers(rows);
+  }
+
+  async rawLines(fileIds: number[], from: number, limit: number): Promise<RawLineRow[]> {
+    return readRawLines(this.sql, fileIds, from, limit);
+  }
+
+  async sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }> {
+    const ids = [id, ...(options.descendants ? await this.sessionDescendants(id) : [])];
+    const rows = await this.sql.all<{ sid: number; id: string }>(`SELECT sid, id FROM sessions WHERE ${this.sql.dialect.inArray('id', '$1', 'text')}`, [ids]);
+    const sidOf = new Map(rows.map((r) => [r.id, r.sid]));
+    const sessions = ids.flatMap((sessionId) => (sidOf.has(sessionId) ? [{ sid: sidOf.get(sessionId)!, id: sessionId }] : []));
+    return readTimelinePage(this.sql, sessions, options.offset, options.limit);
+  }
+
+  async sessionDescendants(id: string): Promise<string[]> {
+    const rows = await this.sql.arrays(
+      `WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE parent_id = $1 UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+       SELECT id FROM tree ORDER BY id`,
+      [id],
+    );
+    return rows.map((r) => r[0] as string);
+  }
+
+  async evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]> {
+    return readEvidenceLines(this.sql, refs);
+  }
+
+  async ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
+    return readLedgerEntries(this.sql, query);
+  }
+
+  async ledgerEventTypes(fileIds: number[]): Promise<{ type: string; count: number }[]> {
+    return readLedgerEventTypes(this.sql, fileIds);
+  }
+
+  async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
+    return scanEvidence(this.sql, fileIds, visit);
+  }
+
+  async listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {
+    const total = (await first<{ n: number }>(this.sql, 'SELECT count(*) AS n FROM files'))!.n;
+    const rows = await this.sql.all<SourceFileRowDb>(
+      `SELECT r.path AS root, f.rel_path, f.format, f.ledger, f.session_id, f.generation, f.superseded,
+       f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id
+       ORDER BY r.path, f.rel_path, f.generation LIMIT $1 OFFSET $2`,
+      [options.limit, options.offset],
+    );
+    return { total, files: rows.map(sourceFileFromRow) };
+  }
+
+  async listDefects(q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
+    const params: unknown[] = [];
+    const p = binder(params);
+    const conds: string[] = [];
+    if (q.severity !== undefined) conds.push(`d.severity = ${p(q.severity)}`);
+    if (q.kind !== undefined) conds.push(`d.kind = ${p(q.kind)}`);
+    if (q.sessionId !== undefined) conds.push(`d.session_id = ${p(q.sessionId)}`);
+    const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+    const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM defects d ${clause}`, params))!.n;
+    // d.id last: ties in insertion order.
+    const rows = await this.sql.all<DefectRowDb>(
+      `SELECT r.path AS root, d.rel_path, d.line, d.severity, d.kind, d.message, d.session_id FROM defects d
+       JOIN roots r ON r.id = d.root_id ${clause}
+       ORDER BY r.path, d.rel_path, coalesce(d.line, 0), d.kind, d.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
+      params,
+    );
+    return { total, defects: rows.map(defectFromRow) };
+  }
+
+  async totals(): Promise<StoreTotals> {
+    const byFormatRows = await this.sql.all<{ format: string; files: number; bytes: number | null; lines: number | null; sessions: number }>(
+      `SELECT f.format, count(*) AS files, sum(f.size) AS bytes, sum(f.lines) AS lines,
+       (SELECT count(*) FROM sessions s WHERE s.format = f.format) AS sessions
+       FROM files f WHERE f.superseded = 0 GROUP BY f.format ORDER BY f.format`,
+    );
+    const byFormat: StoreTotals['byFormat'] = {};
+    for (const r of byFormatRows) byFormat[r.format] = { files: r.files, sessions: r.sessions, bytes: r.bytes ?? 0, lines: r.lines ?? 0 };
+    const t = (await first<Record<string, number | null>>(
+      this.sql,
+      `SELECT (SELECT count(*) FROM roots) AS roots,
+        (SELECT count(*) FROM files WHERE superseded = 0) AS files,
+        (SELECT count(*) FROM sessions) AS sessions,
+        (SELECT count(*) FROM events) AS events,
+        (SELECT sum(lines) FROM files) AS lines,
+        (SELECT count(*) FROM (SELECT DISTINCT root_id, rel_path, line FROM defects WHERE severity = 'error' AND line IS NOT NULL) x) AS bad_lines,
+        (SELECT sum(size) FROM files WHERE superseded = 0) AS bytes,
+        (SELECT sum(${this.sql.dialect.blobLength('data')}) FROM blocks) AS stored,
+        (SELECT count(*) FROM defects WHERE kind = 'rewritten_source') AS rewrites,
+        (SELECT count(*) FROM defects WHERE kind IN ('hash_mismatch', 'previous_hash_mismatch')) AS chain_breaks`,
+    ))!;
+    return {
+      roots: t.roots ?? 0,
+      files: t.files ?? 0,
+      sessions: t.sessions ?? 0,
+      events: t.events ?? 0,
+      lines: t.lines ?? 0,
+      badLines: t.bad_lines ?? 0,
+      bytes: t.bytes ?? 0,
+      storedEvidenceBytes: t.stored ?? 0,
+      rewrites: t.rewrites ?? 0,
+      chainBreaks: t.chain_breaks ?? 0,
+      byFormat,
+    };
+  }
+
+  async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+    return readUsageCallGroups(this.sql, longContextThreshold);
+  }
+}

@@ -1,0 +1,78 @@
+// The usage_calls table: each session's LLM calls, one narrow row per call as its summariser chose
+// them (src/core/llm-calls.ts), written with the session's summary, so usage reports read a few
+// grouped rows instead of scanning every event (a 500 MB corpus: ~32,000 calls among ~280,000
+// events). The engine only stores and reads; each engine's migrations create the table.
+
+import type { LlmCall } from '../../core/events.js';
+import type { Format } from '../../core/model.js';
+import { keyToParts } from '../../core/time.js';
+import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
+import { RowList, type Sql } from './sql.js';
+
+/** Replace the calls of these sessions. Call inside the transaction that saves their summaries. */
+export async function writeUsageCalls(sql: Sql, bySession: readonly { sid: number; calls: readonly LlmCall[] }[]): Promise<void> {
+  if (bySession.length === 0) return;
+  await sql.run(`DELETE FROM usage_calls WHERE ${sql.dialect.inArray('sid', '$1', 'int')}`, [bySession.map((s) => s.sid)]);
+  const rows = bySession.flatMap((s) =>
+    s.calls.map((c) => {
+      const [ms, ns] = c.tsKey === null ? [null, 0] : keyToParts(c.tsKey);
+      return [s.sid, c.seq, c.key, c.mirror ? 1 : 0, ms, ns, c.model, c.input, c.output, c.cacheWrite, c.cacheWrite1h, c.cacheRead, c.costUsd, c.reasoning ?? 0];
+    }),
+  );
+  if (rows.length === 0) return;
+  await sql.run(
+    `INSERT INTO usage_calls (sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost, tok_rs)
+     SELECT sid, seq, call_key, mirror, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost, tok_rs
+     FROM ${sql.dialect.rows('$1', 'c', [
+       ['sid', 'int'], ['seq', 'int'], ['call_key', 'text'], ['mirror', 'smallint'], ['ts_ms', 'bigint'], ['ts_ns', 'int'], ['model', 'text'],
+       ['tok_in', 'bigint'], ['tok_out', 'bigint'], ['tok_cw', 'bigint'], ['tok_cw1h', 'float8'], ['tok_cr', 'bigint'], ['cost', 'float8'], ['tok_rs', 'bigint'],
+     ])} ORDER BY n`,
+    [new RowList(rows)],
+  );
+}
+
+/** Keys of the stored calls of these sessions: mirrors, or first-hand ones. */
+export async function storedCallKeys(sql: Sql, sids: readonly number[], mirror: boolean): Promise<Set<string>> {
+  const rows = await sql.arrays(`SELECT call_key FROM usage_calls WHERE ${sql.dialect.inArray('sid', '$1', 'int')} AND mirror = $2`, [sids, mirror ? 1 : 0]);
+  return new Set(rows.map((r) => r[0] as string));
+}
+
+/**
+ * Every session, and the chosen calls summed per session, UTC day, model, long-context side and
+ * recorded-cost presence (Store.usageCallGroups): ~32,000 calls of a 500 MB corpus come back as
+ * ~1,600 rows. Integer division truncates toward zero on both engines: the same UTC days.
+ */
+export async function readUsageCallGroups(sql: Sql, threshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+  const rows = await sql.arrays('SELECT sid, id, parent_id, project, project_path, format FROM sessions');
+  const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
+  const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
+  const sum = sql.dialect.floatSum;
+  const grouped = await sql.arrays(
+    `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > $1 AS long, cost IS NOT NULL AS has_cost,
+     count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), ${sum('tok_cw1h')}, ${sum('cost')}, sum(tok_rs)
+     FROM usage_calls GROUP BY 1, 2, 3, 4, 5`,
+    [threshold],
+  );
+  const groups: UsageCallGroupRow[] = [];
+  for (const g of grouped) {
+    // Rows of a session no longer listed have no session row: no report counts them.
+    const sessionId = idOf.get(g[0] as number);
+    if (sessionId === undefined) continue;
+    groups.push({
+      sessionId,
+      model: g[2] as string | null,
+      long: g[3] === 1 || g[3] === true,
+      calls: g[5] as number,
+      firstMs: g[6] as number | null,
+      lastMs: g[7] as number | null,
+      input: g[8] as number,
+      output: g[9] as number,
+      cacheWrite: g[10] as number,
+      cacheWrite1h: g[12] as number,
+      cacheRead: g[11] as number,
+      reasoning: g[14] as number,
+      recordedUsd: g[4] === 1 || g[4] === true ? (g[13] as number) : null,
+    });
+  }
+  return { sessions, groups };
+}
