@@ -33,7 +33,7 @@ export const ledgerAddressArgs = {
     .min(1)
     .optional()
     .describe(
-      "A session: for a Control Plane session, its plane root's ledger limited to that session's entries; for a Claude Code or Amplifier session, its own ledgers (transcript, agent-<id>, events, metadata).",
+      "A session: for a Control Plane session, its plane root's ledger limited to that session's entries; for a session of any other format, its own ledgers (get_session lists them).",
     ),
 };
 

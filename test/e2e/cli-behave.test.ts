@@ -165,3 +165,14 @@ describe('detection by content (item 11)', () => {
     expect(existsSync(join(d, 'h.db'))).toBe(true);
   });
 });
+
+describe('a reader that stops early', () => {
+  it('ends the output quietly: exit 0 and no stack trace when the pipe closes (`hindsight tools --json | true`)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { BIN } = await import('../helpers.js');
+    // `true` exits without reading, so every write after it is EPIPE.
+    const res = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" tools --json | true`], { encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+  });
+});

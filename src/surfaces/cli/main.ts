@@ -27,7 +27,7 @@ function out(text: string): void {
 function formatSummary(s: IngestSummary, db: string | undefined): string {
   const lines: string[] = [];
   if (s.defaults) {
-    lines.push(s.roots.length ? 'No path given; ingested the default locations:' : 'No path given and no default location exists (set CLAUDE_CONFIG_DIR, HINDSIGHT_CP_ROOT, or pass a PATH).');
+    lines.push(s.roots.length ? 'No path given; ingested the default locations:' : 'No path given and no format\'s default location exists on this machine (see hindsight ingest --help for them), so nothing was ingested: pass a PATH.');
   }
   for (const r of s.roots) {
     lines.push(r.error ? `  ✗ ${r.path}: ${r.error.message}` : `  ✓ ${r.path} (${r.format})`);
@@ -167,7 +167,16 @@ async function run(argv: string[]): Promise<number> {
 }
 
 /** Entry point used by bin/hindsight; returns the exit code. */
+/** A reader that stops early (`hindsight tools | head`) closes the pipe: that ends the output quietly, not with a stack trace. */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   try {
     return await run(argv);
   } catch (err) {

@@ -44,7 +44,7 @@ export const OWN_COMMANDS: readonly CommandSpec[] = [
   own({
     command: 'ingest',
     summary:
-      'Ingest agent logs (Claude Code config folders, Amplifier homes, Control Plane roots, …). With no PATH, ingests the default locations and says which.',
+      `Ingest agent logs of every format (${FORMATS.join(', ')}). With no PATH, ingests each format's default locations that exist and says which.`,
     positionals: [{ name: 'PATH', display: 'PATH', help: 'a root, a folder holding roots, or one transcript', required: false, variadic: true }],
     flags: [
       { name: 'format', type: 'string', value: 'F', help: 'read every PATH as this format instead of detecting it from the layout', choices: FORMATS },

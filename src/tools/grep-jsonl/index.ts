@@ -35,7 +35,7 @@ const input = z
       .min(1)
       .optional()
       .describe(
-        "Control Plane: governance, ho2m or ho1m (default governance; with a session_id, ho2m). With a Claude Code or Amplifier session_id: transcript (default), agent-<id>, events or metadata.",
+        "Control Plane: governance, ho2m or ho1m (default governance; with a session_id, ho2m). With a session_id of another format: one of its own ledgers (get_session lists them; default its main one).",
       ),
     pattern: z
       .string()

@@ -17,7 +17,7 @@ const input = z
       .min(1)
       .optional()
       .describe(
-        "Control Plane: governance (default), ho2m or ho1m. With a Claude Code or Amplifier session_id: transcript (default), agent-<id>, events or metadata.",
+        "Control Plane: governance (default), ho2m or ho1m. With a session_id of another format: one of its own ledgers (get_session lists them; default its main one).",
       ),
     event_type: z.string().min(1).optional().describe('Only entries of this event type (e.g. EXCHANGE, TURN_RECORDED; for Claude Code the line type, for Amplifier the event name or role).'),
     ...maxEntriesArgs,

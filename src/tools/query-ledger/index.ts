@@ -18,7 +18,7 @@ const input = z
       .min(1)
       .optional()
       .describe(
-        'Which ledger to query: governance (system events, default), ho2m (session/turns), ho1m (execution traces). With a Claude Code or Amplifier session_id: transcript (default), agent-<id>, events or metadata.',
+        'Which ledger to query: governance (system events, default), ho2m (session/turns), ho1m (execution traces). With a session_id of another format: one of its own ledgers (get_session lists them; default its main one).',
       ),
     event_type: z.string().min(1).optional().describe('Only entries of this event type (e.g. TURN_RECORDED).'),
     ...maxEntriesArgs,

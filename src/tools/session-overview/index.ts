@@ -181,7 +181,7 @@ export const sessionOverview = defineTool({
   examples, cli, http,
   title: 'Session overview',
   description:
-    'Summarise one session of any format (Control Plane, Claude Code, Amplifier). summary.about is a plain paragraph saying what the user started with, what mostly happened (work orders, tools in words), what went wrong and how it ended; summary also has times, duration, status, the first user messages, errors (error events and every failed tool call, with what it returned) and warnings, each with file and line. diagnostics has token totals (each LLM call once; children included, with own and by_child), tool calls by tool (called/succeeded/failed), work orders by type and state, quality gates, events per ledger, compactions and sub-agents. Use it first to understand a session, then reconstruct_session for the timeline.',
+    'Summarise one session of any format. summary.about is a plain paragraph saying what the user started with, what mostly happened (work orders, tools in words), what went wrong and how it ended; summary also has times, duration, status, the first user messages, errors (error events and every failed tool call, with what it returned) and warnings, each with file and line. diagnostics has token totals (each LLM call once; children included, with own and by_child), tool calls by tool (called/succeeded/failed), work orders by type and state, quality gates, events per ledger, compactions and sub-agents. Use it first to understand a session, then reconstruct_session for the timeline.',
   input,
   output: overviewShape,
   async handler(args, { store }) {
