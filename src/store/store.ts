@@ -259,6 +259,11 @@ export interface LedgerInfo {
     size: number;
     mtimeMs: number;
     offset: number;
+    /**
+     * The session the file is the ledger of, as discovery named it (a sub-agent's own file names the
+     * sub-agent even when its parent lists it too); null for a file of many sessions.
+     */
+    sessionId: string | null;
   }[];
 }
 

@@ -58,7 +58,7 @@ export abstract class SqlStore implements Store {
 
   /** The file columns groupLedgers reads (the offset named as SQLite names it). */
   private get ledgerFileColumns(): string {
-    return `f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.${this.sql.dialect.offsetColumn} AS "offset"`;
+    return `f.id, f.ledger, f.rel_path, f.path, f.lines, f.generation, f.superseded, f.size, f.mtime_ms, f.${this.sql.dialect.offsetColumn} AS "offset", f.session_id`;
   }
 
   async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {

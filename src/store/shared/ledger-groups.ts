@@ -14,6 +14,7 @@ export interface LedgerFileRow {
   size: number;
   mtime_ms: number;
   offset: number;
+  session_id: string | null;
 }
 
 /** File rows (already in reading order) grouped by ledger. */
@@ -31,6 +32,7 @@ export function groupLedgers(rows: LedgerFileRow[]): LedgerInfo[] {
       size: r.size,
       mtimeMs: r.mtime_ms,
       offset: r.offset,
+      sessionId: r.session_id,
     });
     byLedger.set(r.ledger, info);
   }

@@ -57,8 +57,9 @@ async function* fileLines(store: Store, session: SessionRow, profile: FormatProf
     const main = own?.mainLedger ?? 'transcript';
     const ledgers = (await store.sessionLedgers(id))
       .filter((l) => !profile.isDocumentLedger(l.ledger))
-      // A Claude Code parent lists its sub-agent files as its ledgers: without sub-agents, its own file only.
-      .filter((l) => includeSubagents || id !== session.id || l.ledger === main || !l.ledger.startsWith('agent-'))
+      // A parent may list its sub-agents' files as its ledgers (Claude Code): without sub-agents, only
+      // the files that are its own (or name no session).
+      .filter((l) => includeSubagents || id !== session.id || l.ledger === main || l.files.every((f) => f.sessionId === null || f.sessionId === id))
       .sort((a, b) => Number(b.ledger === main) - Number(a.ledger === main) || a.ledger.localeCompare(b.ledger));
     for (const ledger of ledgers) {
       const files = ledger.files.filter((f) => !f.superseded && !seen.has(f.fileId));

@@ -85,13 +85,13 @@ export async function everySessionFiles(store: Store, filters: EverySessionFilte
   // Ledgers shared by every session of a root name each line's session; other files have one.
   const shared = (format: string): boolean => profiles.get(format)?.sharedLedgers != null;
   const byFile = new Map<number, GrepFile>();
-  // A file belongs to the outermost session listing it (an inline sidechain lists its parent's
-  // transcript), except a sub-agent file (ledger agent-<id>), which its parent lists too and which
-  // belongs to the sub-agent <parent>:<id>.
+  // A file belongs to the session discovery named for it (a sub-agent's file, which its parent
+  // lists too, is the sub-agent's); a file that names none of the chosen sessions belongs to the
+  // outermost session listing it (an inline sidechain lists its parent's transcript).
   for (const s of [...sessions].sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1))) {
     for (const l of await store.sessionLedgers(s.id)) {
       for (const f of l.files) {
-        const ownAgentFile = l.ledger === `agent-${s.id.slice(s.id.lastIndexOf(':') + 1)}`;
+        const ownAgentFile = f.sessionId === s.id;
         if (f.superseded || (byFile.has(f.fileId) && !ownAgentFile)) continue;
         byFile.set(f.fileId, {
           fileId: f.fileId, file: f.relPath, lines: f.lines, path: f.path, size: f.size, mtimeMs: f.mtimeMs, offset: f.offset,
