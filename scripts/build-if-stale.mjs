@@ -9,8 +9,10 @@
 // when it was last built. Measured with nothing changed: ~0.05 s here, where `tsc --incremental`
 // still takes several seconds to load and check the program.
 //
-// The CLI's bundle (dist/bundle/, scripts/bundle-cli.mjs) is out of date when it is missing, older
-// than the compiled CLI it was made from, or older than the script that makes it.
+// The tool catalogues (dist/src/tools/tool-catalogue.json, tool-commands.json) are out of date when
+// a compiled tool module is newer. The CLI's bundle (dist/bundle/, scripts/bundle-cli.mjs) is out of
+// date when it is missing, older than the compiled CLI it was made from, or older than the script
+// that makes it.
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -65,7 +67,39 @@ export function staleReason(root = ROOT) {
     const changed = mtime(join(root, config));
     if (changed !== null && changed > oldestOutput) return `${config} changed since the last build`;
   }
-  return bundleStaleReason(root);
+  return catalogueStaleReason(root) ?? bundleStaleReason(root);
+}
+
+function newestUnder(dir) {
+  let newest = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return newest;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestUnder(path));
+    else if (e.isFile() && e.name.endsWith('.js')) newest = Math.max(newest, mtime(path) ?? 0);
+  }
+  return newest;
+}
+
+/**
+ * Why the tool catalogues the build writes after tsc (what `hindsight tools` and the CLI's flags are
+ * read from) are stale, or null: written after every compiled tool module. A bare tsc leaves them
+ * behind, and the CLI then falls back to loading every tool.
+ */
+function catalogueStaleReason(root) {
+  const tools = join(root, 'dist', 'src', 'tools');
+  const compiled = newestUnder(tools);
+  for (const name of ['tool-catalogue.json', 'tool-commands.json']) {
+    const written = mtime(join(tools, name));
+    if (written === null) return `${name} has not been written`;
+    if (compiled > written) return `${name} is older than the compiled tools`;
+  }
+  return null;
 }
 
 /** Why the CLI's bundle is stale, or null when it was made from the compiled CLI as it is now. */
