@@ -2,7 +2,7 @@
 // events_summary of get_session.
 
 import { keyToIso, keyToMillis } from '../core/time.js';
-import type { StoredEvent } from '../core/events.js';
+import { eventTimeSpan, type StoredEvent } from '../core/events.js';
 import { isErrorEvent } from './session-events.js';
 
 /** Counts, most frequent first, then by name: stable and easy to scan. */
@@ -13,13 +13,7 @@ export function countBy(events: readonly StoredEvent[], keyOf: (e: StoredEvent) 
 }
 
 export function eventsSummary(events: readonly StoredEvent[]) {
-  let first: string | null = null;
-  let last: string | null = null;
-  for (const e of events) {
-    if (e.tsKey === null) continue;
-    if (first === null || e.tsKey < first) first = e.tsKey;
-    if (last === null || e.tsKey > last) last = e.tsKey;
-  }
+  const { first, last } = eventTimeSpan(events);
   return {
     total_events: events.length,
     event_types: countBy(events, (e) => e.type),

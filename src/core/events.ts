@@ -37,11 +37,35 @@ export interface ParsedEvent extends Omit<StoredEvent, 'seq' | 'fileId'> {
   text: string | null;
 }
 
+/** One LLM call's tokens as the price table reads them; the kinds never overlap. */
+export interface CallTokens {
+  input: number;
+  output: number;
+  /** Every cache write; `cacheWrite1h` of them had the 1-hour lifetime (priced apart), the rest 5 minutes. */
+  cacheWrite: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  /** Output-priced tokens outside `output` (TokenCounts.reasoning: Gemini's thoughts); absent means 0. */
+  reasoning?: number;
+}
+
+/** The earliest and latest time keys of `events` (null when none has a time). */
+export function eventTimeSpan(events: Iterable<StoredEvent>): { first: string | null; last: string | null } {
+  let first: string | null = null;
+  let last: string | null = null;
+  for (const e of events) {
+    if (e.tsKey === null) continue;
+    if (first === null || e.tsKey < first) first = e.tsKey;
+    if (last === null || e.tsKey > last) last = e.tsKey;
+  }
+  return { first, last };
+}
+
 /**
  * One LLM call of a session, counted once: the record a summariser chose among the events that
  * carry its usage key. The store keeps these rows as they are (usage reports read them grouped).
  */
-export interface LlmCall {
+export interface LlmCall extends CallTokens {
   /** The chosen event (its seq in the session). */
   seq: number;
   /** The usage key shared by every record of the call. */
@@ -54,14 +78,6 @@ export interface LlmCall {
   mirror: boolean;
   tsKey: string | null;
   model: string | null;
-  input: number;
-  output: number;
-  cacheWrite: number;
-  /** Cache writes with a one-hour lifetime (priced apart); 0 when the log does not say. */
-  cacheWrite1h: number;
-  cacheRead: number;
-  /** Output-priced tokens outside `output` (TokenCounts.reasoning: Gemini's thoughts); absent means 0. */
-  reasoning?: number;
   /** A cost the log recorded for the call (Amplifier cost_usd), null when none. */
   costUsd: number | null;
 }

@@ -4,7 +4,7 @@
 // for it (ccusage's rule). On a tie the earlier record wins: one without a time first, then by
 // time, then by sequence. Summarisers call it; the store only keeps the rows it returns.
 
-import type { LlmCall, StoredEvent } from './events.js';
+import type { CallTokens, LlmCall, StoredEvent } from './events.js';
 import { tokenTotal, type TokenCounts } from './model.js';
 
 /**
@@ -20,6 +20,19 @@ export function recordedNumber(v: unknown): number | null {
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
   const n = Number(t);
   return Number.isFinite(n) ? n : null;
+}
+
+/** A usage-carrying event's tokens as the price table reads them. */
+export function callTokensOf(e: StoredEvent): CallTokens {
+  const u = e.usage!;
+  return {
+    input: u.input,
+    output: u.output,
+    cacheWrite: u.cacheWrite,
+    cacheWrite1h: recordedNumber(e.attrs.cacheWrite1h) ?? 0,
+    cacheRead: u.cacheRead,
+    reasoning: u.reasoning ?? 0,
+  };
 }
 
 function total(e: StoredEvent): number {
@@ -59,12 +72,7 @@ export function llmCalls(events: readonly StoredEvent[], isMirror: (e: StoredEve
         mirror: !firstHand.has(u.key),
         tsKey: e.tsKey,
         model: u.model,
-        input: u.input,
-        output: u.output,
-        cacheWrite: u.cacheWrite,
-        cacheWrite1h: recordedNumber(e.attrs.cacheWrite1h) ?? 0,
-        cacheRead: u.cacheRead,
-        reasoning: u.reasoning ?? 0,
+        ...callTokensOf(e),
         costUsd: recordedNumber(e.attrs.costUsd),
       };
     });

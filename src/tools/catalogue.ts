@@ -7,6 +7,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { CliFlag } from './tool.js';
 
 export interface CatalogueTool {
   tool_id: string;
@@ -16,23 +17,8 @@ export interface CatalogueTool {
   output: unknown;
 }
 
-/** A command-line flag as data (a tool's CliFlag without its parse hook, or a CLI command's own). */
-export interface CommandFlag {
-  name: string;
-  short?: string;
-  type: 'string' | 'integer' | 'boolean';
-  /** The value's placeholder: N, FILE, or the choices joined by | (absent for booleans). */
-  value?: string;
-  help: string;
-  /** The tool argument it sets; to `sets` when given (booleans), to `default` when absent. */
-  arg?: string;
-  sets?: unknown;
-  default?: unknown;
-  choices?: readonly string[];
-  min?: number;
-  max?: number;
-  required?: boolean;
-}
+/** A command-line flag as data: a tool's CliFlag without its parse hook, or a CLI command's own. */
+export type CommandFlag = Omit<CliFlag, 'parse'>;
 
 export interface CommandPositional {
   name: string;

@@ -6,17 +6,9 @@ import { findPrice, type ModelPrice, type Rates } from './pricing.js';
 export const COST_MODES = ['calculate', 'display', 'auto'] as const;
 export type CostMode = (typeof COST_MODES)[number];
 
-/** One LLM call's tokens; the kinds never overlap. */
-export interface CallTokens {
-  input: number;
-  output: number;
-  /** Every cache write; `cacheWrite1h` of them had the 1-hour lifetime, the rest 5 minutes. */
-  cacheWrite: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-  /** Output-priced tokens outside `output` (TokenCounts.reasoning: Gemini's thoughts); absent means 0. */
-  reasoning?: number;
-}
+import type { CallTokens } from '../core/events.js';
+
+export type { CallTokens } from '../core/events.js';
 
 export interface CallCost {
   /** null: no price for the model (calculate/auto) or no cost in the log (display). */

@@ -2,7 +2,8 @@
 // work on one session's events rather than the store-wide call list (analyze_events, inspect).
 
 import type { StoredEvent } from '../formats/importer.js';
-import { callCost, roundUsd, type CallTokens, type CostMode } from './cost.js';
+import { callTokensOf } from '../core/llm-calls.js';
+import { callCost, roundUsd, type CostMode } from './cost.js';
 
 export interface EventsCost {
   /** Sum over the calls that have a cost; null when none has. */
@@ -18,18 +19,8 @@ export const finiteNumber = (v: unknown): number | null => (typeof v === 'number
 /** A cost as logged: a number or numeric text (Amplifier writes "0.0123"), else null. */
 export const recordedUsd = (v: unknown): number | null => (typeof v === 'string' && v.trim() !== '' ? finiteNumber(Number(v)) : finiteNumber(v));
 
-/** One usage-carrying event's tokens as the price table reads them. */
-export function eventCallTokens(e: StoredEvent): CallTokens {
-  const u = e.usage!;
-  return {
-    input: u.input,
-    output: u.output,
-    cacheWrite: u.cacheWrite,
-    cacheWrite1h: finiteNumber(e.attrs.cacheWrite1h) ?? 0,
-    cacheRead: u.cacheRead,
-    reasoning: u.reasoning ?? 0,
-  };
-}
+/** One usage-carrying event's tokens as the price table reads them (the one rule, core/llm-calls.ts). */
+export const eventCallTokens = callTokensOf;
 
 /** Cost of LLM-call events (each one call: pass the chosen records only). */
 export function costOfEvents(calls: readonly StoredEvent[], mode: CostMode = 'calculate'): EventsCost {

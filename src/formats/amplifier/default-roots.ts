@@ -3,7 +3,7 @@
 
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { statSafe } from './fs-entries.js';
+import { kindOf as statSafe } from '../shared/fs-entries.js';
 
 function expandHome(path: string, home: string): string {
   if (path === '~') return home;

@@ -5,7 +5,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Defect } from '../../core/model.js';
 import type { SourceFile } from '../importer.js';
-import { isListing, listDir } from './fs-entries.js';
+import { isListing, listDir } from '../shared/fs-entries.js';
 import { resolveRootShape } from './root-shape.js';
 import { readSessionFolder, type SessionFolder } from './session-folder.js';
 

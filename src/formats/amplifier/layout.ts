@@ -1,6 +1,8 @@
 // What Amplifier's on-disk names mean: session id shapes, sub-agent ids, backup file names.
 // Pure functions only, so discovery, parsers and the summariser agree on one reading.
 
+export { compareNames } from '../shared/fs-entries.js';
+
 /** `{parent_span}-{child_span}_{agent}` as written by Amplifier's sub-session spawner. */
 const SUBAGENT_ID_RE = /^([0-9a-f]{16})-([0-9a-f]{16})_(.+)$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -68,7 +70,3 @@ export function parseBackupName(name: string): BackupName | null {
   return null;
 }
 
-/** Byte-order comparison, so discovery order never depends on the machine's locale. */
-export function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { toTimeKey } from '../../core/time.js';
 import type { StoredEvent } from '../../core/events.js';
-import { resolveCut, turnStarts } from '../shared/rewind-cut.js';
+import { addRewindEvent, resolveCut, turnStarts } from '../shared/rewind-cut.js';
 import { RewindRefused } from '../shared/rewind-errors.js';
 import type { RewindFile, RewindFormatPlan, RewindHooks, RewindInput, RewindLine, RewindTarget } from '../profile.js';
 
@@ -17,14 +17,7 @@ const OPENERS = new Set(['prompt:submit', 'execution:start', 'provider:request',
 export function amplifierLines(events: StoredEvent[]): RewindLine[] {
   const lines: RewindLine[] = [];
   for (const e of events) {
-    let l = lines[lines.length - 1];
-    if (!l || l.line !== e.lineNumber) {
-      l = { line: e.lineNumber, tsKey: e.tsKey, message: null, turnStart: false, calls: [], results: [], events: 0 };
-      lines.push(l);
-    }
-    l.events++;
-    if (e.kind === 'tool_call' && e.ids.toolCall !== undefined) l.calls.push(e.ids.toolCall);
-    if (e.kind === 'tool_result' && e.ids.toolCall !== undefined) l.results.push(e.ids.toolCall);
+    const l = addRewindEvent(lines, e);
     if (e.type === 'user' && e.kind === 'user_message') {
       l.message = `L${e.lineNumber}`;
       l.turnStart = true;

@@ -5,7 +5,7 @@
 
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { statSafe } from './fs-entries.js';
+import { kindOf as statSafe } from '../shared/fs-entries.js';
 import { SESSION_FILES } from './layout.js';
 
 export type RootShape =

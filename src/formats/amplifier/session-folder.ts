@@ -6,7 +6,7 @@ import type { Defect, SessionFacts } from '../../core/model.js';
 import { entryProblemNote, ledgerEntryProblem } from '../entry-problems.js';
 import type { SourceFile } from '../importer.js';
 import { REWIND_FILE, rewindSourceFile } from '../rewind-ledger.js';
-import { isListing, listDir } from './fs-entries.js';
+import { isListing, listDir } from '../shared/fs-entries.js';
 import { parseBackupName, parseSubagentId, ROOT_PARENT_SPAN, SESSION_FILES } from './layout.js';
 import { factsFromMetadata, readSmallJson } from './metadata-parser.js';
 

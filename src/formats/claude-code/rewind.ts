@@ -5,7 +5,7 @@
 
 import { dirname, join } from 'node:path';
 import type { StoredEvent } from '../../core/events.js';
-import { resolveCut } from '../shared/rewind-cut.js';
+import { addRewindEvent, resolveCut } from '../shared/rewind-cut.js';
 import { RewindRefused } from '../shared/rewind-errors.js';
 import type { RewindFormatPlan, RewindHooks, RewindInput, RewindLine, RewindTarget } from '../profile.js';
 
@@ -14,14 +14,7 @@ export function claudeLines(events: StoredEvent[], sessionId: string): RewindLin
   const lines: RewindLine[] = [];
   let lastAssistant: { key: string; id: string | undefined } | null = null;
   for (const e of events) {
-    let l = lines[lines.length - 1];
-    if (!l || l.line !== e.lineNumber) {
-      l = { line: e.lineNumber, tsKey: e.tsKey, message: null, turnStart: false, calls: [], results: [], events: 0 };
-      lines.push(l);
-    }
-    l.events++;
-    if (e.kind === 'tool_call' && e.ids.toolCall !== undefined) l.calls.push(e.ids.toolCall);
-    if (e.kind === 'tool_result' && e.ids.toolCall !== undefined) l.results.push(e.ids.toolCall);
+    const l = addRewindEvent(lines, e);
     if (e.sessionId !== sessionId) continue;
     if (e.attrs.turnStart === true) l.turnStart = true;
     if (e.type === 'user' && e.kind === 'user_message') {

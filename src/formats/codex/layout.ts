@@ -3,6 +3,8 @@
 // and moves archived ones to `archived_sessions/`; ccusage reads both folders, and a home that has
 // neither as a folder of rollouts itself.
 
+export { compareNames } from '../shared/fs-entries.js';
+
 /** The folders of a Codex home that hold rollouts, active first (ccusage's order: the active copy wins). */
 export const SESSION_FOLDERS = ['sessions', 'archived_sessions'] as const;
 
@@ -25,10 +27,6 @@ export function sessionIdFromName(name: string): string {
   return UUID_AT_END.exec(stem)?.[1]?.toLowerCase() ?? stem;
 }
 
-/** Byte-order name comparison, so discovery order never depends on the locale. */
-export function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /**
  * The project slug of a working directory, spelled as Claude Code spells its project folders

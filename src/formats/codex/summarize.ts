@@ -9,6 +9,7 @@
 // single token_count records no usage: its tokens stay 0 with `usage: 'unknown'` in the summary's
 // attrs, so a reader never takes the 0 for a fact.
 
+import { eventTimeSpan } from '../../core/events.js';
 import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
@@ -71,13 +72,7 @@ export function summarizeCodex(input: SummaryInput): SummaryOutput {
     sessionId: facts.id,
   }));
 
-  let first: string | null = null;
-  let last: string | null = null;
-  for (const e of events) {
-    if (!e.tsKey) continue;
-    if (first === null || e.tsKey < first) first = e.tsKey;
-    if (last === null || e.tsKey > last) last = e.tsKey;
-  }
+  const { first, last } = eventTimeSpan(events);
   const lastAnswer = lastIndex(events, (e) => e.kind === 'assistant_message');
   const usageKnown = recordsUsage(events);
   const toolCalls = events.filter((e) => e.kind === 'tool_call');

@@ -4,7 +4,7 @@
 
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { kindOf } from './fs-entries.js';
+import { kindOf } from '../shared/fs-entries.js';
 import { TMP_DIR } from './layout.js';
 
 function expandHome(path: string, home: string): string {

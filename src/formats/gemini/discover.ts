@@ -13,7 +13,7 @@
 import { dirname, join } from 'node:path';
 import type { Defect, SessionFacts } from '../../core/model.js';
 import type { SourceFile } from '../importer.js';
-import { isListing, listDir, type Entry } from './fs-entries.js';
+import { isListing, listDir, type Entry } from '../shared/fs-entries.js';
 import { CHAT_LEDGER, CHATS_DIR, DOCUMENT_LEDGER, LEGACY_LEDGER, SESSION_FILE_RE, stemOf, SUBAGENT_FILE_RE, subagentSessionId } from './layout.js';
 import { projectPaths, type ProjectPaths } from './project-path.js';
 import { resolveRootShape, type RootShape } from './root-shape.js';

@@ -12,6 +12,8 @@
 //           session-<start>-<id8>.jsonl   newer CLIs: a header line, then appended records
 //           <parentSessionId>/<id>.jsonl  a sub-agent's conversation
 
+export { compareNames } from '../shared/fs-entries.js';
+
 export const TMP_DIR = 'tmp';
 export const CHATS_DIR = 'chats';
 export const PROJECT_ROOT_FILE = '.project_root';
@@ -33,10 +35,6 @@ export const DOCUMENT_LEDGER = 'chat.json';
 /** A `.json` document the CLI migrated to `.jsonl` when the session was resumed (kept as evidence only). */
 export const LEGACY_LEDGER = 'chat-legacy';
 
-/** Byte order, so listings sort the same on every machine. */
-export function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** The file name without its `.json` / `.jsonl` extension. */
 export function stemOf(name: string): string {

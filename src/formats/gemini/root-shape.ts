@@ -4,7 +4,7 @@
 // parent session always come from folder names, never from the root's own name.
 
 import { basename, dirname, join } from 'node:path';
-import { kindOf, namesIn } from './fs-entries.js';
+import { kindOf, namesIn } from '../shared/fs-entries.js';
 import { CHATS_DIR, SESSION_FILE_RE, SUBAGENT_FILE_RE, TMP_DIR } from './layout.js';
 import { looksLikeChatFile } from './session-head.js';
 

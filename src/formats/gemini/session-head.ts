@@ -6,7 +6,7 @@
 // startTime, lastUpdated, kind?}, and the legacy document is JSON.stringify(conversation, null, 2)
 // whose first keys are sessionId and projectHash.
 
-import { headOf } from './fs-entries.js';
+import { headOf } from '../shared/fs-entries.js';
 import { asObj, nonEmpty } from './json.js';
 
 export interface SessionHead {

@@ -8,6 +8,7 @@
 //   - a reply's text with no tool call of that reply pending     → completed
 //   - anything else (a prompt, a tool result, a thought)         → active (waiting or running)
 
+import { eventTimeSpan } from '../../core/events.js';
 import { tokenTotal, type Defect, type SessionStatus, type TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
@@ -83,13 +84,7 @@ export function summarizeGemini(input: SummaryInput): SummaryOutput {
   const calls = events.filter((e) => e.kind === 'tool_call');
   const orphans = calls.filter((e) => e.ids.toolCall && !answered.has(e.ids.toolCall));
   const humans = events.filter(isHumanTurn);
-  let first: string | null = null;
-  let last: string | null = null;
-  for (const e of events) {
-    if (!e.tsKey) continue;
-    if (first === null || e.tsKey < first) first = e.tsKey;
-    if (last === null || e.tsKey > last) last = e.tsKey;
-  }
+  const { first, last } = eventTimeSpan(events);
   const lastReply = [...events].reverse().find((e) => e.kind === 'assistant_message' && e.summary);
   const defects: Defect[] = orphans.map((e) => ({
     severity: 'warning',

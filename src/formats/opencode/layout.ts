@@ -11,6 +11,8 @@
 // `opencode.db/messages/<id>.jsonl` (its messages, each followed by its parts). Those names are
 // what every report shows, and what a sync mirror writes as real files (discover reads them back).
 
+export { compareNames } from '../shared/fs-entries.js';
+
 /** The database of current OpenCode. */
 export const DB_NAME = 'opencode.db';
 /** Channel builds (`opencode-beta.db`); read when no opencode.db exists, as ccusage does. */
@@ -36,7 +38,3 @@ export const PART_LEDGER = 'part.json';
 /** Timeline rank when times tie: the session record first, then messages, then their parts. */
 export const LEDGER_RANK: Record<string, number> = { session: 0, 'session.json': 0, messages: 1, 'message.json': 1, 'part.json': 2 };
 
-/** Byte order of names, so discovery is the same on every machine. */
-export function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

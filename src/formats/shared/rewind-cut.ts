@@ -5,7 +5,25 @@
 
 import { InvalidArguments } from '../../core/errors.js';
 import { keyToIso, toTimeKey } from '../../core/time.js';
+import type { StoredEvent } from '../../core/events.js';
 import type { RewindCut, RewindLine, RewindTarget } from '../profile.js';
+
+/**
+ * Add `e` to the cut rules' view of its file (`lines`, in file order): the line it sits on (a new
+ * one when it starts another), its event count and the tool calls and results it pairs. Formats
+ * then mark what only they know (which line is a message, which opens a turn) on the line returned.
+ */
+export function addRewindEvent(lines: RewindLine[], e: StoredEvent): RewindLine {
+  let l = lines[lines.length - 1];
+  if (!l || l.line !== e.lineNumber) {
+    l = { line: e.lineNumber, tsKey: e.tsKey, message: null, turnStart: false, calls: [], results: [], events: 0 };
+    lines.push(l);
+  }
+  l.events++;
+  if (e.kind === 'tool_call' && e.ids.toolCall !== undefined) l.calls.push(e.ids.toolCall);
+  if (e.kind === 'tool_result' && e.ids.toolCall !== undefined) l.results.push(e.ids.toolCall);
+  return l;
+}
 
 /** Ordered message keys with the line each starts on. */
 export function messagesOf(lines: RewindLine[]): { key: string; line: number }[] {

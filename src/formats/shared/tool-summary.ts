@@ -2,7 +2,9 @@
 // follow a tool call — the path, pattern, query, URL or command, and sizes and counts of what
 // came back — never the file contents, search hits or page bodies themselves.
 
-export type Obj = Record<string, unknown>;
+import { asObj, type Obj } from './json-values.js';
+
+export { asObj, type Obj } from './json-values.js';
 
 /** Tool families the seed names; tool names of every format map onto them. */
 export type ToolFamily = 'read' | 'write' | 'edit' | 'grep' | 'glob' | 'websearch' | 'webfetch' | 'bash' | 'task' | 'other';
@@ -23,8 +25,6 @@ export function toolFamily(name: string): ToolFamily {
   return FAMILIES[name.toLowerCase()] ?? 'other';
 }
 
-export const asObj = (v: unknown): Obj | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 

@@ -1,25 +1,31 @@
-// Listing folders and peeking at file heads without ever throwing: an unreadable folder, a
-// dangling link or a symlink loop becomes a reason the caller reports.
+// Listing folders and peeking at file heads without ever throwing, for every format's discovery:
+// an unreadable folder, a dangling link or a symlink loop becomes a reason the caller reports, and
+// links are followed once (discovery has fixed depth).
 
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareNames } from './layout.js';
 
 export interface Entry {
   name: string;
   path: string;
   type: 'file' | 'dir' | 'other';
+  size: number;
 }
 
 export interface Listing {
   entries: Entry[];
   /** Entries that could not be examined (ELOOP, EACCES, dangling link), with the reason. */
-  problems: { name: string; reason: string }[];
+  problems: { name: string; path: string; reason: string }[];
 }
 
 export interface ListError {
   error: string;
   code: string | undefined;
+}
+
+/** Byte order, the same on every machine and locale. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function reasonOf(err: unknown): string {
@@ -55,9 +61,9 @@ export async function listDir(dir: string): Promise<Listing | ListError> {
     const path = join(dir, name);
     try {
       const s = await stat(path);
-      entries.push({ name, path, type: s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other' });
+      entries.push({ name, path, type: s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other', size: s.size });
     } catch (err) {
-      problems.push({ name, reason: reasonOf(err) });
+      problems.push({ name, path, reason: reasonOf(err) });
     }
   }
   return { entries, problems };
