@@ -96,6 +96,21 @@ export interface SharedLedgers {
   mainLedger: string;
 }
 
+/**
+ * Who the format's agent is, in the words of the OpenTelemetry GenAI conventions (docs/otel.md):
+ * the agent's name (`gen_ai.agent.name`) and the provider it calls (`gen_ai.provider.name`, one of
+ * the conventions' well-known values where one fits).
+ */
+export interface AgentIdentity {
+  /** null: the format's label. */
+  agentName: string | null;
+  /**
+   * The provider every call of this format goes to; null when the format talks to several (the
+   * OTLP export then names each call's provider from its model, src/otel/provider-of-model.ts).
+   */
+  providerName: string | null;
+}
+
 // ---- Replay (export_session replay and markdown) ------------------------------------------------
 
 /** Working directory and branch of a session, to report changes as `ctx` lines. */
@@ -318,6 +333,11 @@ export interface FormatProfile {
   /** The replay mapping (export_session replay and markdown). Default: from the stored events alone. */
   replay: ReplayMapper;
 
+  // -- Telemetry
+
+  /** The agent and provider names of the OTLP export (src/otel/). Default: the label, the provider left to each call's model. */
+  agentIdentity: AgentIdentity;
+
   // -- Rewind
 
   /** How to cut a session back; null: this format cannot be rewound (say why in `rewindRefusal`). */
@@ -412,6 +432,7 @@ export const GENERIC: Omit<FormatProfile, 'label'> = {
   }),
   isDocumentLedger: (ledger) => ledger === 'metadata' || ledger.endsWith('.meta'),
   replay: GENERIC_REPLAY,
+  agentIdentity: { agentName: null, providerName: null },
   rewind: null,
   rewindRefusal: 'Hindsight does not know how to cut this format back safely.',
 };

@@ -99,6 +99,6 @@ describe('across tools', () => {
     expect(json).toEqual(commands);
     const usage = commands.find((c) => c.command === 'usage')!;
     expect(usage.positionals[0]!.display).toBe('daily|weekly|monthly|session|project|blocks');
-    expect(commands.find((c) => c.command === 'export')!.flags.find((f) => f.name === 'as')!.value).toBe('replay|markdown|jsonl');
+    expect(commands.find((c) => c.command === 'export')!.flags.find((f) => f.name === 'as')!.value).toBe('replay|markdown|jsonl|otlp');
   });
 });

@@ -30,6 +30,8 @@ function amplifierMessages(events: readonly StoredEvent[]): MessageRef[] {
 
 export const amplifierProfile = defineProfile({
   label: 'Amplifier',
+  // The OTLP export's gen_ai.agent.name and gen_ai.provider.name (docs/otel.md). Amplifier talks to several providers: each call's provider comes from its model.
+  agentIdentity: { agentName: 'Amplifier', providerName: null },
   userTurns: amplifierUserTurns,
   transcriptMessages: amplifierMessages,
   messageText: amplifierMessageText,

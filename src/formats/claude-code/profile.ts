@@ -23,6 +23,8 @@ function claudeProblemType(e: StoredEvent): string | null {
 
 export const claudeProfile = defineProfile({
   label: 'Claude Code',
+  // The OTLP export's gen_ai.agent.name and gen_ai.provider.name (docs/otel.md). Claude Code calls Anthropic's API (Bedrock and Vertex set-ups log the same lines).
+  agentIdentity: { agentName: 'Claude Code', providerName: 'anthropic' },
   // The parser marks the prompts (and slash commands the model answers) that start a turn.
   userTurns: (events) => events.filter((e) => e.kind === 'user_message' && e.attrs.turnStart === true),
   messageText: claudeMessageText,

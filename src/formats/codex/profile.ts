@@ -137,6 +137,8 @@ const codexReplay: ReplayMapper = {
 
 export const codexProfile = defineProfile({
   label: 'Codex CLI',
+  // The OTLP export's gen_ai.agent.name and gen_ai.provider.name (docs/otel.md). Codex CLI calls OpenAI's Responses API.
+  agentIdentity: { agentName: 'Codex', providerName: 'openai' },
   userTurns,
   transcriptMessages,
   messageText,

@@ -62,6 +62,8 @@ const sv = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export const planeProfile = defineProfile({
   label: 'Control Plane',
+  // The OTLP export's gen_ai.agent.name and gen_ai.provider.name (docs/otel.md). A plane's exchanges name models of several providers: each call's provider comes from its model.
+  agentIdentity: { agentName: 'Control Plane', providerName: null },
   userTurns: (events) => events.filter((e) => e.type === 'TURN_RECORDED'),
   turnMarker: 'closes',
   transcriptMessages: planeMessages,

@@ -20,6 +20,8 @@ function eventFacts(e: StoredEvent): Record<string, unknown> {
 
 export const geminiProfile = defineProfile({
   label: 'Gemini CLI',
+  // The OTLP export's gen_ai.agent.name and gen_ai.provider.name (docs/otel.md). Gemini CLI calls the Gemini API (generativelanguage.googleapis.com).
+  agentIdentity: { agentName: 'Gemini CLI', providerName: 'gcp.gemini' },
   messageText: geminiMessageText,
   eventContent: geminiContent,
   toolCallInput: geminiToolCallInput,

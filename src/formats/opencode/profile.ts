@@ -43,6 +43,8 @@ const KIND_WORDS: Record<string, string> = { user_message: 'User prompt', assist
 
 export const openCodeProfile = defineProfile({
   label: 'OpenCode',
+  // The OTLP export's gen_ai.agent.name and gen_ai.provider.name (docs/otel.md). OpenCode talks to many providers: each call's provider comes from its model.
+  agentIdentity: { agentName: 'OpenCode', providerName: null },
   userTurns,
   messageText: (_ref, line) => asString(recordData(line).text) ?? null,
   eventContent: (e: StoredEvent, line, opts) => (e.toolName !== null && !opts.includeToolPayloads ? withoutToolPayload(line) : { ...line }),

@@ -125,7 +125,7 @@ describe('help', () => {
   it('shows every command with its synopsis and every shared flag once', () => {
     const text = usageText(table);
     for (const c of table.commands) expect(text).toContain(c.synopses?.[0] ?? `  hindsight ${c.command}`);
-    expect(text).toContain('hindsight export ID [--as replay|markdown|jsonl]');
+    expect(text).toContain('hindsight export ID [--as replay|markdown|jsonl|otlp]');
     expect(text).toMatch(/--format F +only sessions of this source format: [a-z-]+( \| [a-z-]+)+\n +\(sessions, .*inspect\)\n/);
     expect(text.match(/^ {2}--db FILE\|URL/gm)).toHaveLength(1);
   });

@@ -24,14 +24,14 @@ const printed = (stdout: string): CommandOutput => ({ stdout, stderr: '', code: 
  * notice on stderr, so scripts written before --as keep working). --format names the source
  * format on every other command, so a source format here is a usage error that says so.
  */
-function exportAs(as: unknown, format: unknown, outputs: readonly string[]): string {
+function exportAs(as: unknown, format: unknown, outputs: readonly string[], formatOutputs: readonly string[]): string {
   const choices = outputs.join(', ');
   if (as !== undefined && format !== undefined) throw new UsageError('export takes its output format as --as; drop --format (its old spelling)');
   if (typeof format === 'string') {
     if (!outputs.includes(format)) {
       throw new UsageError(`export --format is the old spelling of --as (${choices}); got "${format}". --format means the source format on other commands.`);
     }
-    process.stderr.write(`hindsight: export --format ${format} is deprecated; use --as ${format}\n`);
+    if (!formatOutputs.includes(format)) process.stderr.write(`hindsight: export --format ${format} is deprecated; use --as ${format}\n`);
     return format;
   }
   const chosen = typeof as === 'string' ? as : 'replay';
@@ -71,8 +71,8 @@ export const STORE_VIEWS: Readonly<Record<string, StoreView>> = {
   export: {
     async prepare(command) {
       // Loaded already: it is the command's tool.
-      const { EXPORT_FORMATS } = await import('../../tools/export-session/index.js');
-      command.args.format = exportAs(command.given.as, command.given.format, EXPORT_FORMATS);
+      const { EXPORT_FORMATS, FORMAT_FLAG_OUTPUTS } = await import('../../tools/export-session/index.js');
+      command.args.format = exportAs(command.given.as, command.given.format, EXPORT_FORMATS, FORMAT_FLAG_OUTPUTS);
     },
     async run({ args, given }, store) {
       const [{ exportSession }, { writeLines }, { resolveSession }] = await Promise.all([
@@ -85,6 +85,7 @@ export const STORE_VIEWS: Readonly<Record<string, StoreView>> = {
         format: as,
         includeSubagents: args.include_subagents !== false,
         redact: args.redact !== false,
+        includeContent: args.include_content === true,
       });
       const out = typeof given.out === 'string' ? given.out : undefined;
       const written = await writeLines(lines, out);

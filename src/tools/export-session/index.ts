@@ -14,14 +14,19 @@ import { jsonlLines } from './jsonl.js';
 import { markdownLines } from './markdown.js';
 import { replayEntries, USER_TEXT_LIMIT } from './replay.js';
 import { resolveSession } from '../session-ref.js';
+import { otlpDocument } from './otlp.js';
 
-export const EXPORT_FORMATS = ['replay', 'markdown', 'jsonl'] as const;
+export const EXPORT_FORMATS = ['replay', 'markdown', 'jsonl', 'otlp'] as const;
+/** Outputs `export --format` names as the issue spells them (no notice): --format otlp. The others are --as's old spelling. */
+export const FORMAT_FLAG_OUTPUTS: readonly ExportFormat[] = ['otlp'];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportOptions {
   format?: ExportFormat;
   includeSubagents?: boolean;
   redact?: boolean;
+  /** otlp: prompts, replies and tool arguments on the spans (redacted unless `redact` is false). */
+  includeContent?: boolean;
 }
 
 /**
@@ -36,6 +41,10 @@ export async function* exportSession(store: Store, sessionId: string, options: E
   const format = options.format ?? 'replay';
   const includeSubagents = options.includeSubagents ?? true;
   const redact = options.redact ?? true;
+  if (format === 'otlp') {
+    yield await otlpDocument(store, session, { includeSubagents, redact, includeContent: options.includeContent ?? false });
+    return;
+  }
   if (format === 'jsonl') {
     yield* jsonlLines(store, session, { includeSubagents, redact });
     return;
@@ -56,8 +65,9 @@ const input = z
     format: z
       .enum(EXPORT_FORMATS)
       .default('replay')
-      .describe('replay: compact JSONL (header line, then one abbreviated entry per message, tool call or result; tool payloads summarised as paths, sizes and counts). markdown: a readable transcript. jsonl: the raw source lines.'),
+      .describe('replay: compact JSONL (header line, then one abbreviated entry per message, tool call or result; tool payloads summarised as paths, sizes and counts). markdown: a readable transcript. jsonl: the raw source lines. otlp: the session as one OpenTelemetry trace (GenAI semantic conventions), an OTLP/JSON ExportTraceServiceRequest on one line.'),
     include_subagents: z.boolean().default(true).describe("Merge the session's sub-agents and forks in (replay and markdown: in time order with ctx agent lines; jsonl: their files after the session's)."),
+    include_content: z.boolean().default(false).describe('otlp: put prompts, replies and tool arguments on the spans (redacted unless redact is false).'),
     redact: redactArg,
     offset: offsetArg.describe('Line of the export to start at (use next_offset from the previous page).'),
     max_bytes: maxBytesArg(200_000),
@@ -87,7 +97,7 @@ export const exportSessionTool = defineTool({
   examples, cli,
   title: 'Export a session (replay, markdown, raw JSONL)',
   description:
-    "Export a session as one text document in `content`: format replay (default) is the compact replay JSONL — a header line {v, session, format, cwd, branch, started, version, title} (every field present, null when the source does not say), then one short entry per event with t (time), r (role: user, assistant, system, agent, agent_result), m (message; user text over 1 KB is cut and `cut` says how many bytes), thinking: true, tool + args (path, pattern, query, URL or command, never contents), tool_result + status + size/count/exit, agent/task for sub-agent launches, and ctx lines for agent, model, cwd and branch changes; usually 95%+ smaller than the source. markdown is a readable transcript; jsonl the session's raw lines. Sub-agents are merged in unless include_subagents is false. The document is paged by line: bytes_total and lines_total describe the whole export; pass next_offset as offset while has_more. A page stops before max_bytes (truncated: true); a single line larger than max_bytes returns no lines, so raise max_bytes.",
+    "Export a session as one text document in `content`: format replay (default) is the compact replay JSONL — a header line {v, session, format, cwd, branch, started, version, title} (every field present, null when the source does not say), then one short entry per event with t (time), r (role: user, assistant, system, agent, agent_result), m (message; user text over 1 KB is cut and `cut` says how many bytes), thinking: true, tool + args (path, pattern, query, URL or command, never contents), tool_result + status + size/count/exit, agent/task for sub-agent launches, and ctx lines for agent, model, cwd and branch changes; usually 95%+ smaller than the source. markdown is a readable transcript; jsonl the session's raw lines; otlp the session as an OpenTelemetry GenAI trace (OTLP/JSON, one line; message content only with include_content). Sub-agents are merged in unless include_subagents is false. The document is paged by line: bytes_total and lines_total describe the whole export; pass next_offset as offset while has_more. A page stops before max_bytes (truncated: true); a single line larger than max_bytes returns no lines, so raise max_bytes.",
   input,
   output,
   async handler(args, { store }) {
@@ -113,7 +123,7 @@ export const exportSessionTool = defineTool({
     const page: string[] = [];
     let lines = 0;
     let bytes = 0;
-    const lineStream = exportSession(store, session.id, { format: args.format, includeSubagents: args.include_subagents, redact: args.redact });
+    const lineStream = exportSession(store, session.id, { format: args.format, includeSubagents: args.include_subagents, redact: args.redact, includeContent: args.include_content });
     for await (const line of lineStream) {
       if (lines >= args.offset && !full) {
         const cost = escapedBytes(line);
