@@ -199,6 +199,13 @@ export interface Importer {
    * (Claude Code's `<session>/subagents/agent-<id>.jsonl`): the parent's ledgers include them.
    */
   nestedChildLedgers?: boolean;
+  /**
+   * The usage pass (a first usage report before any ingest, src/ingest/usage-pass.ts) parses only
+   * the lines this keeps for `file`: every line that can change which LLM calls the file's
+   * sessions record, when, and the sessions' projects. null: this file cannot be read so, and the
+   * pass gives way to a full ingest. Absent: the format has no usage pass.
+   */
+  usageLines?(file: SourceFile): ((line: Buffer) => boolean) | null;
   /** What the tools need to know about the format beyond parsing (src/formats/profile.ts). */
   profile: FormatProfile;
 }

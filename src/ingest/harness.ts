@@ -32,10 +32,20 @@ export interface HarnessResult {
   sessions: Map<string, HarnessSession>;
 }
 
+export interface HarnessOptions {
+  /**
+   * Which lines of a JSONL file to parse (the usage pass: Importer.usageLines); null or omitted:
+   * every line. Skipped lines still count as evidence lines.
+   */
+  select?: (file: SourceFile) => ((line: Buffer) => boolean) | null;
+  /** Keep only the events this accepts (the usage pass keeps those with usage); omitted: every event. */
+  keepEvent?: (event: ParsedEvent) => boolean;
+}
+
 /**
  * @example const r = await runImporter(claudeCode, '../shared/fixtures/claude-code');
  */
-export async function runImporter(importer: Importer, root: string): Promise<HarnessResult> {
+export async function runImporter(importer: Importer, root: string, options: HarnessOptions = {}): Promise<HarnessResult> {
   const files = await importer.discover(root);
   const events: ParsedEvent[] = [];
   const defects: Defect[] = [];
@@ -63,7 +73,9 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
         if (status === 'blank') counts.blank++;
         if (status === 'incomplete') counts.incomplete++;
       },
-      event: (e: ParsedEvent) => events.push(e),
+      event: (e: ParsedEvent) => {
+        if (!options.keepEvent || options.keepEvent(e)) events.push(e);
+      },
       defect: (d: Defect) => defects.push(d),
       facts: addFacts,
     };
@@ -75,7 +87,7 @@ export async function runImporter(importer: Importer, root: string): Promise<Har
       if (size === 0) {
         defects.push(emptyFile(file));
       }
-      parseJsonlFile(file, parser, sink);
+      parseJsonlFile(file, parser, sink, { select: options.select?.(file) ?? undefined });
       if (file.rows) releaseBytes(file.path);
     }
     if (parser && file.chainGroup) chainStates.set(file.chainGroup, parser.snapshot());

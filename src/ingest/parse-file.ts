@@ -39,6 +39,11 @@ export interface ParseFileOptions {
   lastTsKey?: string | null;
   /** Stop after the first complete line that brings the bytes read to this budget (chunked ingest). */
   stopAfterBytes?: number;
+  /**
+   * Parse only the lines this keeps (a usage pass: see Importer.usageLines); the others are
+   * handed to the sink as 'ok' lines, never decoded. Omitted: every line is parsed.
+   */
+  select?: (line: Buffer) => boolean;
 }
 
 export interface ParseFileResult {
@@ -146,7 +151,7 @@ export function parseJsonlFile(
         message: bytes.length === 0 ? 'empty line' : 'line holds only whitespace',
         sessionId: file.sessionId ?? null,
       });
-    } else if (parser === null) {
+    } else if (parser === null || (options.select !== undefined && !options.select(bytes))) {
       sink.line(lineNumber, offset, bytes, 'ok');
     } else if (bytes.length > HUGE_LINE_BYTES) {
       sink.line(lineNumber, offset, bytes, 'ok');

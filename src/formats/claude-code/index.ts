@@ -8,6 +8,7 @@ import { createClaudeCodeParser } from './parser.js';
 import { defaultClaudeRoots, detectClaudeCode } from './roots.js';
 import { claudeProfile } from './profile.js';
 import { summarizeClaudeCode } from './summarize.js';
+import { usageLines } from './usage-lines.js';
 
 /**
  * @example const result = await runImporter(claudeCode, `${home}/.claude`);
@@ -24,5 +25,6 @@ export const claudeCode = defineImporter({
   summarize: summarizeClaudeCode,
   // A sub-agent's file (`<session>/subagents/agent-<id>.jsonl`) is also its parent's `agent-<id>` ledger.
   nestedChildLedgers: true,
+  usageLines,
   profile: claudeProfile,
 });

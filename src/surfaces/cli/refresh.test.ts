@@ -1,0 +1,199 @@
+// Reports refresh the default store (issue 17, target 2): a first `usage` answers from the usage
+// pass with the numbers a full ingest gives, then ingests; a second run parses nothing; --db,
+// $HINDSIGHT_DB and --no-refresh read the store as it is.
+
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { copyFixture, REPO, tempDir } from '../../../test/helpers.js';
+import { defaultDbPath, openStore } from '../../store/open.js';
+import { painter } from './colour.js';
+import { main } from './main.js';
+import { refreshes } from './refresh-flag.js';
+import { runWithRefresh, type RefreshRun } from './refresh.js';
+import { prepareToolCommand, runPrepared } from './tool-command.js';
+import { toolByName } from './tool-lookup.js';
+import type { CommandOutput } from './tool-views.js';
+
+const paint = painter({ isTTY: false } as NodeJS.WriteStream, {}, true);
+
+interface Machine {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  config: string;
+}
+
+/** A machine whose only agent logs are a copy of the Claude Code fixtures, and no store yet. */
+function machine(): Machine {
+  const home = tempDir('hs-home-');
+  const config = copyFixture('claude-code');
+  const env = { XDG_DATA_HOME: join(home, 'data'), CLAUDE_CONFIG_DIR: config, HOME: home, TZ: 'UTC' };
+  return { env, home, config };
+}
+
+async function prepared(command: string, positionals: string[], given: Record<string, unknown>) {
+  const tool = await toolByName(command === 'usage' ? 'usage_report' : 'list_sessions');
+  return prepareToolCommand(tool!, positionals, given);
+}
+
+/** A report run as the CLI runs it on the default store, refreshing. */
+async function report(m: Machine, positionals: string[], given: Record<string, unknown> = { json: true }, command = 'usage'): Promise<{ run: RefreshRun; out: CommandOutput[] }> {
+  const out: CommandOutput[] = [];
+  const run = await runWithRefresh(await prepared(command, positionals, given), { env: m.env, home: m.home, err: { isTTY: false, write: () => true }, paint, print: (r) => out.push(r) });
+  return { run, out };
+}
+
+/** The same report read from the default store as it is (no refresh). */
+async function fromStore(m: Machine, positionals: string[], given: Record<string, unknown> = { json: true }): Promise<string> {
+  const store = await openStore({ env: m.env, mustExist: true });
+  try {
+    return (await runPrepared(await prepared('usage', positionals, given), store, paint)).stdout;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('which command lines refresh', () => {
+  it('the reports on the default store, unless --no-refresh, --db or $HINDSIGHT_DB', () => {
+    for (const command of ['usage', 'sessions', 'inspect']) expect(refreshes(command, undefined, false, {}), command).toBe(true);
+    expect(refreshes('show', undefined, false, {})).toBe(false);
+    expect(refreshes('usage', undefined, true, {})).toBe(false);
+    expect(refreshes('usage', '/tmp/a.db', false, {})).toBe(false);
+    expect(refreshes('usage', undefined, false, { HINDSIGHT_DB: '/tmp/a.db' })).toBe(false);
+  });
+});
+
+describe('first usage report on a machine with no store', () => {
+  const groupings: [string[], Record<string, unknown>][] = [
+    [['daily'], { json: true }],
+    [['daily'], { json: true, breakdown: true }],
+    [['weekly'], { json: true }],
+    [['monthly'], { json: true, breakdown: true }],
+    [['session'], { json: true, breakdown: true }],
+    [['project'], { json: true }],
+  ];
+  let m: Machine;
+  let first: { run: RefreshRun; out: CommandOutput[] };
+  beforeAll(async () => {
+    m = machine();
+    first = await report(m, ['daily'], { json: true });
+  });
+
+  it('answers from the usage pass, then leaves the full ingest in the default store', () => {
+    expect(first.run.answeredFrom).toBe('usage-pass');
+    expect(first.out).toHaveLength(1);
+    expect(first.run.code).toBe(0);
+    expect(existsSync(defaultDbPath(m.env))).toBe(true);
+    expect(first.run.ingest!.filesRead).toBeGreaterThan(0);
+    expect(first.run.ingest!.roots.map((r) => r.path)).toEqual([m.config]);
+  });
+
+  it.each(groupings)('gives the numbers of the full ingest: usage %j %j', async (positionals, given) => {
+    // Each grouping from a fresh machine's pass, against the same report from an ingested store.
+    const fresh = machine();
+    const pass = await report(fresh, positionals, given);
+    expect(pass.run.answeredFrom).toBe('usage-pass');
+    const passed = JSON.parse(pass.out[0]!.stdout) as { rows: unknown[] };
+    expect(passed.rows.length).toBeGreaterThan(0);
+    expect(passed).toEqual(JSON.parse(await fromStore(fresh, positionals, given)));
+  });
+
+  it('the daily answer equals ccusage 20 daily, day by day and kind by kind', () => {
+    const cc = spawnSync(join(REPO, 'node_modules', '.bin', 'ccusage'), ['daily', '--json', '--offline'], {
+      encoding: 'utf8',
+      env: { ...process.env, CLAUDE_CONFIG_DIR: m.config, TZ: 'UTC' },
+    });
+    expect(cc.status, cc.stderr).toBe(0);
+    type Theirs = { period?: string; date?: string; inputTokens: number; outputTokens: number; cacheCreationTokens: number; cacheReadTokens: number };
+    const theirs = (JSON.parse(cc.stdout) as { daily: Theirs[] }).daily.map((d) => [d.period ?? d.date, d.inputTokens, d.outputTokens, d.cacheCreationTokens, d.cacheReadTokens]);
+    type Ours = { key: string; tokens: { input: number; output: number; cache_write: number; cache_read: number } };
+    const ours = (JSON.parse(first.out[0]!.stdout) as { rows: Ours[] }).rows.map((r) => [r.key, r.tokens.input, r.tokens.output, r.tokens.cache_write, r.tokens.cache_read]);
+    expect(ours).toEqual(theirs);
+  });
+
+  it('a second report parses nothing: every file unchanged, no new event', async () => {
+    const again = await report(m, ['daily'], { json: true });
+    expect(again.run.answeredFrom).toBe('refreshed-store');
+    expect(again.run.ingest).toMatchObject({ filesRead: 0, events: 0, lines: 0, bytes: 0 });
+    expect(again.run.ingest!.filesUnchanged).toBe(again.run.ingest!.files);
+    expect(JSON.parse(again.out[0]!.stdout)).toEqual(JSON.parse(first.out[0]!.stdout));
+  });
+
+  it('a line appended since is read by the next report, and only that file', async () => {
+    const slug = join(m.config, 'projects', '-path-to-Demo');
+    const transcript = join(slug, readdirSync(slug).find((n) => n.endsWith('.jsonl'))!);
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'assistant', sessionId: 'x', timestamp: '2026-03-01T10:00:00.000Z', requestId: 'req_new', message: { id: 'msg_new', model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 7, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } })}\n`,
+    );
+    const next = await report(m, ['daily'], { json: true });
+    expect(next.run.ingest).toMatchObject({ filesRead: 1 });
+    const rows = (JSON.parse(next.out[0]!.stdout) as { rows: { key: string; tokens: { input: number } }[] }).rows;
+    expect(rows.find((r) => r.key === '2026-03-01')?.tokens.input).toBe(7);
+  });
+
+  it('sessions refreshes too (no usage pass: it reads the store after the ingest)', async () => {
+    const fresh = machine();
+    const listed = await report(fresh, [], { json: true }, 'sessions');
+    expect(listed.run.answeredFrom).toBe('refreshed-store');
+    expect((JSON.parse(listed.out[0]!.stdout) as { sessions: unknown[] }).sessions.length).toBeGreaterThan(0);
+  });
+
+  it('blocks and other time zones ingest first, then answer from the store', async () => {
+    const fresh = machine();
+    const zoned = await report(fresh, ['daily'], { json: true, timezone: 'Europe/Berlin' });
+    expect(zoned.run.answeredFrom).toBe('refreshed-store');
+    expect(zoned.out[0]!.stdout).toBe(await fromStore(fresh, ['daily'], { json: true, timezone: 'Europe/Berlin' }));
+  });
+});
+
+describe('the command line', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+
+  /** Run main() in this process with `env` over the test's environment; returns exit code and stdout. */
+  async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+    let stdout = '';
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    const code = await main(args);
+    vi.restoreAllMocks();
+    return { code, stdout, stderr };
+  }
+
+  it('--no-refresh reads the default store as it is (none: an error, nothing created)', async () => {
+    const m = machine();
+    const res = await cli(['usage', 'daily', '--json', '--no-refresh'], { ...m.env, HINDSIGHT_DB: '' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/no store exists/);
+    expect(existsSync(defaultDbPath(m.env))).toBe(false);
+  });
+
+  it('with $HINDSIGHT_DB the store is read as it is: new logs are not ingested', async () => {
+    const m = machine();
+    const db = join(tempDir(), 'named.db');
+    // An empty store made by ingesting an empty folder: the fixture copy is never read into it.
+    const empty = tempDir('hs-empty-');
+    const made = await cli(['ingest', empty, '--format', 'claude-code', '--db', db, '--json'], {});
+    expect(made.code).toBe(0);
+    const res = await cli(['usage', 'daily', '--json'], { ...m.env, HINDSIGHT_DB: db });
+    expect(res.code).toBe(0);
+    expect((JSON.parse(res.stdout) as { rows: unknown[] }).rows).toEqual([]);
+    const withFlag = await cli(['usage', 'daily', '--json', '--db', db], { ...m.env, HINDSIGHT_DB: '' });
+    expect((JSON.parse(withFlag.stdout) as { rows: unknown[] }).rows).toEqual([]);
+    expect(existsSync(defaultDbPath(m.env))).toBe(false);
+  });
+
+  it('on the default store, usage answers on a machine where nothing was ingested', async () => {
+    const m = machine();
+    const res = await cli(['usage', 'monthly', '--json'], { ...m.env, HINDSIGHT_DB: '' });
+    expect(res.code).toBe(0);
+    expect((JSON.parse(res.stdout) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+    expect(existsSync(defaultDbPath(m.env))).toBe(true);
+  });
+});
