@@ -157,6 +157,8 @@ figures.push(...(await measureReplay(join(REPO, '..', 'shared', 'fixtures'), WOR
 figures.push(...(await measureGrep(WORK, join(REPO, '..', 'shared', 'fixtures'))));
 // Tool-call parsers (docs/parsers.md): throughput per format family, cost per streamed delta, a 10 KB output.
 figures.push(...measureParsers(join(REPO, '..', 'shared', 'fixtures', 'tool-calls')));
+figures.push(...(await (await import('./runtime-recording-bench.js')).measureRuntimeRecording()));
+figures.push(...(await import('./runtime-context-bench.js')).measureRuntimeContext());
 // Surfaces: the HTTP API under load (autocannon, 100 connections, BENCH_HTTP_SECONDS, default 30)
 // and MCP over HTTP, on the real transcripts, against in-process calls of the same tools.
 const surfacesDb = join(WORK, 'surfaces-fixtures.db');

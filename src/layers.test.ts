@@ -1,9 +1,12 @@
 // Layers point down: every non-test module under src/ imports only from its own layer or the
 // layers below it (docs/architecture.md). Bottom to top:
 //
-//   core, runtime → formats → store → ingest → usage, analysis → sync → tools → surfaces
+//   core, runtime/parsers, runtime/model → formats → store → ingest → usage, analysis → sync, otel
+//   → tools → runtime → surfaces
 //
-// runtime (the tool-call parsers) stands on nothing but itself and sits with core. sync sits below
+// The tool-call parsers and the runtime's chat vocabulary stand on nothing but themselves and sit
+// with core (the parse_tool_calls tool uses them). The rest of the runtime is an agent over the
+// tools: it dispatches registry tools, records into the store, and the CLI runs it. sync sits below
 // tools: it runs on the store and ingest, and the sync_status tool and list_sessions' `source` are
 // tools over it. Type-only imports count too: a type is a dependency of the design.
 
@@ -15,15 +18,18 @@ const SRC = resolve(import.meta.dirname);
 
 const RANK: Record<string, number> = {
   core: 0,
-  runtime: 0,
+  'runtime/parsers': 0,
+  'runtime/model': 0,
   formats: 1,
   store: 2,
   ingest: 3,
   usage: 4,
   analysis: 4,
   sync: 5,
+  otel: 5,
   tools: 6,
-  surfaces: 7,
+  runtime: 7,
+  surfaces: 8,
 };
 
 /**
@@ -56,8 +62,11 @@ export function importSpecifiers(text: string): string[] {
   return found;
 }
 
+/** The layer of a path under src/: its top folder, or the two-level name when that has a rank of its own. */
 function layerOf(pathUnderSrc: string): string {
-  return pathUnderSrc.split('/')[0]!;
+  const [top, sub] = pathUnderSrc.split('/');
+  const two = `${top}/${sub}`;
+  return two in RANK ? two : top!;
 }
 
 /** Every import from a higher layer, as `importer → imported` (paths under src/, `.js` read as `.ts`). */
@@ -85,6 +94,8 @@ describe('layers', () => {
 
   it('knows the layer of every folder under src/', () => {
     const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(layerOf('runtime/parsers/pipeline.ts')).toBe('runtime/parsers');
+    expect(layerOf('runtime/session/session.ts')).toBe('runtime');
     expect(folders.filter((f) => !(f in RANK))).toEqual([]);
   });
 

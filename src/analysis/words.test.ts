@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toolPhrases } from './tool-words.js';
-import { cleanUserText } from '../../analysis/user-text.js';
+import { cleanUserText } from './user-text.js';
 import { clipWords, count, humanDuration, listing, snakeCase } from './words.js';
 
 describe('overview wording helpers', () => {

@@ -8,6 +8,7 @@ import { genericProfile, type FormatProfile } from './profile.js';
 
 /** Detection order: the most specific layouts first. */
 const LOADERS = {
+  hindsight: async () => (await import('./hindsight/index.js')).hindsightFormat,
   'control-plane': async () => (await import('./control-plane/index.js')).controlPlane,
   amplifier: async () => (await import('./amplifier/index.js')).amplifier,
   opencode: async () => (await import('./opencode/index.js')).openCode,

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { StoreOpenFailed } from '../core/errors.js';
 import type { Store } from './store.js';
 import { isPostgresUrl } from './postgres/url.js';
+import { programName } from '../core/package-info.js';
 
 /**
  * The database path design.md defines: $HINDSIGHT_DB, else $XDG_DATA_HOME/hindsight/hindsight.db,
@@ -15,7 +16,7 @@ import { isPostgresUrl } from './postgres/url.js';
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.HINDSIGHT_DB) return isPostgresUrl(env.HINDSIGHT_DB) ? env.HINDSIGHT_DB : resolve(env.HINDSIGHT_DB);
   const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(dataHome, 'hindsight', 'hindsight.db');
+  return join(dataHome, programName(), `${programName()}.db`);
 }
 
 /**

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, hostname, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { InvalidMachineId, SyncFileInvalid } from './errors.js';
+import { programName } from '../core/package-info.js';
 
 export interface MachineIdentity {
   machineId: string;
@@ -19,12 +20,12 @@ function configHome(env: NodeJS.ProcessEnv): string {
 
 /** `$XDG_CONFIG_HOME/hindsight/machine.json`: the machine id, made on first use. */
 export function machineFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(configHome(env), 'hindsight', 'machine.json');
+  return join(configHome(env), programName(), 'machine.json');
 }
 
 /** `$XDG_CONFIG_HOME/hindsight/config.json`: `{"remote": "postgres://…"}`. */
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(configHome(env), 'hindsight', 'config.json');
+  return join(configHome(env), programName(), 'config.json');
 }
 
 /**
@@ -92,5 +93,5 @@ export function resolveRemote(explicit: string | undefined, env: NodeJS.ProcessE
 
 /** `$XDG_CACHE_HOME/hindsight`: where staged mirrors live (safe to delete; the next sync rebuilds them). */
 export function syncCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hindsight');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), programName());
 }

@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CliFlag } from './tool.js';
+import { programName } from '../core/package-info.js';
 
 export interface CatalogueTool {
   tool_id: string;
@@ -31,7 +32,7 @@ export interface CommandPositional {
   variadic: boolean;
 }
 
-/** A command of the `hindsight` CLI as data: what parsing, the flag check and `--help` read. */
+/** A command of the CLI as data: what parsing, the flag check and `--help` read. */
 export interface CommandSpec {
   command: string;
   /** The tool the command runs (absent for the CLI's own commands: ingest, serve…). */
@@ -78,7 +79,7 @@ export function synopsisWords(spec: CommandSpec, flags: readonly CommandFlag[] =
     const word = `${p.display}${p.variadic ? '...' : ''}`;
     return p.required ? word : `[${word}]`;
   });
-  return ['hindsight', spec.command, ...positionals, ...flags.filter((f) => f.required).map(flagWord), ...flags.filter((f) => !f.required).map(flagWord)];
+  return [programName(), spec.command, ...positionals, ...flags.filter((f) => f.required).map(flagWord), ...flags.filter((f) => !f.required).map(flagWord)];
 }
 
 /** Where the build writes the catalogue: beside this module (dist/src/tools/ when built). */

@@ -45,7 +45,18 @@ export type RuntimeRecord = RecordBase &
         resumed_from?: string;
         hindsight_version: string;
       }
-    | { type: 'message'; role: 'system' | 'user'; content: string; turn: number }
+    | {
+        type: 'message';
+        role: 'system' | 'user';
+        content: string;
+        turn: number;
+        /**
+         * Who put a user message into the conversation when it was not the person starting the
+         * turn: a steering message typed mid-turn, a recovery nudge, a handoff manifest. Absent:
+         * the person's own prompt. Only `person` and `steering` count as the person's words.
+         */
+        origin?: 'person' | 'steering' | 'recovery' | 'handoff';
+      }
     | {
         type: 'message';
         role: 'assistant';

@@ -2,12 +2,14 @@
 // typed, every flag kept (--db above all: a hint without it reads another store), so a hint can
 // be pasted as it is.
 
+import { programName } from '../../core/package-info.js';
+
 /** A value as one shell word. */
 export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `argv` (the arguments after `hindsight`) with its --offset replaced by `offset`. */
+/** `argv` (the arguments after the command's name) with its --offset replaced by `offset`. */
 export function commandWithOffset(argv: readonly string[], offset: number): string {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -19,7 +21,7 @@ export function commandWithOffset(argv: readonly string[], offset: number): stri
     if (a.startsWith('--offset=')) continue;
     kept.push(a);
   }
-  return ['hindsight', ...kept, '--offset', String(offset)].map(shellWord).join(' ');
+  return [programName(), ...kept, '--offset', String(offset)].map(shellWord).join(' ');
 }
 
 /** Renderers end a page with "next page: … --offset N"; this makes it the full command line. */

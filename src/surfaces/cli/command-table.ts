@@ -1,11 +1,13 @@
-// Every command of `hindsight` as data: the tools' commands (from the build's catalogue, or the
+// Every command of the CLI as data: the tools' commands (from the build's catalogue, or the
 // registry when there is none) and the CLI's own. parseArgs' options, the per-command flag check
 // and --help all read this one table, so a flag is declared once, where its command is.
 
 import type { ParseArgsConfig } from 'node:util';
 import { readCommandCatalogue, type CommandFlag, type CommandSpec } from '../../tools/catalogue.js';
 import { DB_FLAG, EVERYWHERE, JSON_FLAG, LEADING_COMMANDS, OWN_COMMANDS } from './own-commands.js';
+import { NO_REFRESH_FLAG, REFRESHING_COMMANDS } from './refresh-flag.js';
 import { UsageError } from './usage-error.js';
+import { programName } from '../../core/package-info.js';
 
 export interface CommandTable {
   /** Every command, in --help order. */
@@ -13,9 +15,13 @@ export interface CommandTable {
   byName: ReadonlyMap<string, CommandSpec>;
 }
 
-/** A tool's command with the flags the CLI adds to every tool command (--db, and --json when it prints the envelope). */
+/**
+ * A tool's command with the flags the CLI adds to every tool command (--db, and --json when it
+ * prints the envelope), and --no-refresh on the reports that refresh the default store.
+ */
 function withSurfaceFlags(spec: CommandSpec): CommandSpec {
-  return { ...spec, flags: [...spec.flags, ...(spec.json ? [JSON_FLAG] : []), DB_FLAG] };
+  const refresh = REFRESHING_COMMANDS.includes(spec.command) ? [NO_REFRESH_FLAG] : [];
+  return { ...spec, flags: [...spec.flags, ...(spec.json ? [JSON_FLAG] : []), DB_FLAG, ...refresh] };
 }
 
 /**
@@ -107,5 +113,5 @@ export function checkFlags(table: CommandTable, command: string, given: Iterable
 export function commandForTool(table: CommandTable, tool: string): string | undefined {
   const spec = table.commands.find((c) => c.tool === tool);
   if (!spec) return undefined;
-  return ['hindsight', spec.command, ...spec.flags.filter((f) => f.required).map((f) => `--${f.name}`)].join(' ');
+  return [programName(), spec.command, ...spec.flags.filter((f) => f.required).map((f) => `--${f.name}`)].join(' ');
 }

@@ -1,4 +1,4 @@
-// The `hindsight` command line: a loop over the command table (command-table.ts) — the tools'
+// The hindsight command line: a loop over the command table (command-table.ts) — the tools'
 // commands as their own cli.ts declare them (show, timeline, grep, usage…) and the CLI's own
 // (ingest, servers, tokens, sync, the tool runner). Nothing here declares a flag or a schema.
 
@@ -17,6 +17,7 @@ import { checkFlags, commandTable, loadedTable, parseOptions } from './command-t
 import { shellWord } from './command-line.js';
 import { UsageError } from './usage-error.js';
 import { plural } from './plural.js';
+import { refreshes } from './refresh-flag.js';
 
 const EMPTY_TOKEN = '--token must not be empty: pass the secret clients will send, or leave --token out';
 
@@ -39,6 +40,11 @@ function formatSummary(s: IngestSummary, db: string | undefined): string {
   );
   if (s.badLines || s.defects) lines.push(`See findings with: hindsight tool sources '{"section":"defects"}'${db === undefined ? '' : ` --db ${shellWord(db)}`}`);
   return lines.join('\n');
+}
+
+function printOutput(res: { stdout: string; stderr: string }): void {
+  if (res.stdout) out(res.stdout);
+  if (res.stderr) process.stderr.write(`${res.stderr}\n`);
 }
 
 /** Run `fn` on the store; read commands (the default) never create one, ingest passes create. */
@@ -117,6 +123,19 @@ async function run(argv: string[]): Promise<number> {
       const { syncCommand } = await import('./sync-command.js');
       return syncCommand({ sub: rest[0], sessionId: rest[1], db, remote: str('remote'), json: on('json') });
     }
+    case 'otel': {
+      const { runOtelCommand } = await import('./otel-command.js');
+      return runOtelCommand({ sub: rest[0], db, since: str('since'), format: str('format'), project: str('project'), includeContent: on('include-content'), raw: on('raw'), json: on('json') });
+    }
+    case 'ask':
+    case 'chat':
+    case 'run':
+    case 'doctor':
+    case 'skills': {
+      // Loaded here so other commands do not pay for the agent runtime at start-up.
+      const { runAgentCommand, agentFlagsOf } = await import('./agent-commands.js');
+      return runAgentCommand({ command, positionals: rest, flags: agentFlagsOf(values) });
+    }
     case 'parse-tools': {
       // Loaded here so other commands do not pay for the parsers at start-up.
       const { parseToolsCommand } = await import('./parse-tools-command.js');
@@ -156,10 +175,16 @@ async function run(argv: string[]): Promise<number> {
       if (!tool) throw new Error(`the command table names a tool "${spec.tool}" the registry does not hold; rebuild (npm run build)`);
       // Checked before the store opens: a bad command line is a usage error even without a store.
       const prepared = await prepareToolCommand(tool, rest, values);
+      const paint = painter(process.stdout, process.env, on('no-color'));
+      if (refreshes(command, db, on('no-refresh'), process.env)) {
+        // Reports on the default store bring it up to date first (refresh.ts says how and when).
+        const { runWithRefresh } = await import('./refresh.js');
+        const run = await runWithRefresh(prepared, { env: process.env, err: process.stderr, paint, argv, print: printOutput });
+        return run.code;
+      }
       return withStore(db, async (store) => {
-        const res = await runPrepared(prepared, store, painter(process.stdout, process.env, on('no-color')), argv);
-        if (res.stdout) out(res.stdout);
-        if (res.stderr) process.stderr.write(`${res.stderr}\n`);
+        const res = await runPrepared(prepared, store, paint, argv);
+        printOutput(res);
         return res.code;
       });
     }

@@ -4,6 +4,8 @@
 
 import { FORMATS } from '../../formats/registry.js';
 import type { CommandFlag, CommandSpec } from '../../tools/catalogue.js';
+import { agentCommands } from './agent-specs.js';
+import { otelCommand } from './otel-command.js';
 
 /** --db: every command that reads or writes a store. */
 export const DB_FLAG: CommandFlag = {
@@ -110,6 +112,8 @@ export const OWN_COMMANDS: readonly CommandSpec[] = [
       { name: 'remote', type: 'string', value: 'URL', help: 'the sync remote, a postgres:// URL (default $HINDSIGHT_REMOTE, else the config file)' },
     ],
   }),
+  otelCommand(DB_FLAG),
+  ...agentCommands(DB_FLAG),
   own({
     command: 'tools',
     summary: 'List the tools (--json: names, descriptions and JSON schemas).',

@@ -33,9 +33,12 @@ function sessionCounts(s: Obj, subagents: Obj[]): string {
 function recent(r: Obj, paint: Paint): string {
   const rows = (r.sessions ?? []) as Obj[];
   if (!rows.length) return 'No sessions in the store yet: run hindsight ingest first.';
+  // The Mode column (ask, chat, run) belongs to runtime sessions: shown when a row has one.
+  const keep = (_: unknown, i: number) => i !== 1 || rows.some((s) => s.mode);
   const out = table(
     [
       { head: 'DATE' },
+      { head: 'MODE' },
       { head: 'FORMAT' },
       { head: 'MODEL' },
       { head: 'STEPS' },
@@ -43,9 +46,10 @@ function recent(r: Obj, paint: Paint): string {
       { head: 'STATUS', style: statusStyle },
       { head: 'FILES' },
       { head: 'SESSION' },
-    ],
+    ].filter(keep),
     rows.map((s) => [
       time(s.date).slice(0, 16),
+      s.mode ?? '',
       s.format,
       s.model ?? '—',
       String(s.steps),
@@ -53,7 +57,7 @@ function recent(r: Obj, paint: Paint): string {
       s.status,
       String(s.files_touched),
       `${s.session_id}  ${s.title ?? ''}`,
-    ]),
+    ].filter(keep)),
     paint,
   );
   const next = r.has_more ? `\n${r.returned} of ${r.count} sessions; next page: hindsight inspect --metrics --offset ${r.next_offset}` : '';

@@ -21,6 +21,7 @@ import { queryToArgs } from './query-args.js';
 import { statusForCode } from './status-map.js';
 import { inputSchema, toolDescriptions } from './tool-schemas.js';
 import { turnTaker } from './turns.js';
+import { programName } from '../../core/package-info.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -106,7 +107,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     if (access instanceof HindsightError) {
       c.res = fail(c, access.code, access.message);
     } else if (!access.ok) {
-      c.res = fail(c, 'UNAUTHORIZED', access.message, { 'WWW-Authenticate': 'Bearer realm="hindsight"' });
+      c.res = fail(c, 'UNAUTHORIZED', access.message, { 'WWW-Authenticate': `Bearer realm="${programName()}"` });
     } else if (!['GET', 'HEAD'].includes(c.req.method) && !sameOrigin(c)) {
       c.res = fail(
         c,

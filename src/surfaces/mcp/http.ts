@@ -11,6 +11,7 @@ import { createAuthorizer } from '../access/authorize.js';
 import { hostCheckFor } from '../access/loopback.js';
 import type { TokenStore } from '../access/tokens/token-store.js';
 import { buildServer } from './server.js';
+import { programName } from '../../core/package-info.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MCP_PORT = 7437;
@@ -87,7 +88,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       if (err instanceof HindsightError) return sendJsonRpcError(res, 503, err.message);
       throw err;
     }
-    if (!access.ok) return sendJsonRpcError(res, access.status, access.message, { 'www-authenticate': 'Bearer realm="hindsight"' });
+    if (!access.ok) return sendJsonRpcError(res, access.status, access.message, { 'www-authenticate': `Bearer realm="${programName()}"` });
     if (req.method !== 'POST') {
       // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
       return sendJsonRpcError(res, 405, `${req.method} is not supported: this stateless MCP server answers POST ${MCP_PATH} only.`, { allow: 'POST' });

@@ -1,7 +1,7 @@
 // buildServer: the MCP server over the tool registry, without side effects (no listening, no
 // output), so stdio, HTTP and tests connect the same server to their own transports.
 
-import { packageVersion } from '../../core/package-info.js';
+import { packageVersion, programName } from '../../core/package-info.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -47,7 +47,7 @@ export function buildServer(options: BuildServerOptions): Server {
   const listing = mcpTools({ tools, full: fullListing });
   const exposed = new Set(tools.map((t) => t.name));
   const server = new Server(
-    { name: 'hindsight', title: 'Hindsight', version: packageVersion() },
+    { name: programName(), title: 'Hindsight', version: packageVersion() },
     {
       capabilities: { tools: { listChanged: false } },
       jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),

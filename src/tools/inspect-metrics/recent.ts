@@ -27,6 +27,8 @@ export async function recentSessions(store: Store, o: RecentOptions) {
       session_id: s.id,
       date: s.startedAt,
       format: s.format,
+      // How a runtime session was started (ask, chat, run), as its summariser recorded it; null for other formats.
+      mode: typeof s.attrs.mode === 'string' ? s.attrs.mode : null,
       model: d.model,
       steps: d.steps,
       tool_calls: d.toolCalls,

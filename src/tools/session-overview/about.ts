@@ -5,8 +5,8 @@
 import type { SessionKind, SessionStatus } from '../../core/model.js';
 import type { EndingFacts, FormatProfile } from '../../formats/profile.js';
 import type { Problem } from './problems.js';
-import { toolPhrases } from './tool-words.js';
-import { capitalize, clipWords, codeWords, count, counted, listing, oneLine, times } from './words.js';
+import { toolPhrases } from '../../analysis/tool-words.js';
+import { capitalize, clipWords, codeWords, count, counted, listing, oneLine, times } from '../../analysis/words.js';
 
 export interface AboutInput {
   /** The format's sentence for an errored session (its profile's hook). */

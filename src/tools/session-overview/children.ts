@@ -4,7 +4,7 @@
 
 import { tokenTotal, type TokenCounts } from '../../core/model.js';
 import type { SessionRow, Store } from '../../store/store.js';
-import { clipWords, oneLine } from './words.js';
+import { clipWords, oneLine } from '../../analysis/words.js';
 
 export interface TokenTotals {
   input_total: number;

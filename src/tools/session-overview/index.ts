@@ -22,7 +22,7 @@ import { failureTexts } from './failure-text.js';
 import { fitLists } from './fit.js';
 import { collectProblems, type Problem } from './problems.js';
 import { overviewShape } from './shape.js';
-import { clipWords, humanDuration } from './words.js';
+import { clipWords, humanDuration } from '../../analysis/words.js';
 import { resolveSession } from '../session-ref.js';
 import { sessionCosts } from '../../analysis/session-cost.js';
 

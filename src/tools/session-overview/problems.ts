@@ -8,7 +8,7 @@ import { keyToIso } from '../../core/time.js';
 import type { FailedCall } from '../../analysis/session-stats.js';
 import type { StoredEvent } from '../../core/events.js';
 import type { FormatProfile } from '../../formats/profile.js';
-import { snakeCase } from './words.js';
+import { snakeCase } from '../../analysis/words.js';
 
 export interface ProblemItem {
   type: string;

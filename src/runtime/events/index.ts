@@ -1,0 +1,3 @@
+export * from './event-bus.js';
+export * from './runtime-events.js';
+export * from './permission-policy.js';

@@ -1,0 +1,3 @@
+export * from './levels.js';
+export * from './logger.js';
+export * from './sinks.js';

@@ -1,0 +1,2 @@
+export * from './classify.js';
+export * from './recovery-manager.js';

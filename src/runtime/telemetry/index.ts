@@ -1,0 +1,1 @@
+export * from './span-tracer.js';
