@@ -159,6 +159,7 @@ figures.push(...(await measureGrep(WORK, join(REPO, '..', 'shared', 'fixtures'))
 figures.push(...measureParsers(join(REPO, '..', 'shared', 'fixtures', 'tool-calls')));
 figures.push(...(await (await import('./runtime-recording-bench.js')).measureRuntimeRecording()));
 figures.push(...(await import('./runtime-context-bench.js')).measureRuntimeContext());
+figures.push(...(await (await import('./runtime-step-bench.js')).measureRuntimeStep()));
 // Surfaces: the HTTP API under load (autocannon, 100 connections, BENCH_HTTP_SECONDS, default 30)
 // and MCP over HTTP, on the real transcripts, against in-process calls of the same tools.
 const surfacesDb = join(WORK, 'surfaces-fixtures.db');

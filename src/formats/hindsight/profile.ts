@@ -102,6 +102,8 @@ const hindsightReplay: ReplayMapper = {
 
 export const hindsightProfile = defineProfile({
   label: 'Hindsight runtime',
+  // The runtime talks to whichever provider its config names: each call's provider comes from its model.
+  agentIdentity: { agentName: 'Hindsight', providerName: null },
   userTurns,
   messageText,
   eventContent,

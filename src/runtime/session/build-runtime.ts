@@ -22,7 +22,7 @@ import { humanLineSink, Logger, recordSink, type LogLevel } from '../logging/ind
 import { bindMemory, type AgentMemory } from '../memory/memory.js';
 import { openAgentMemory } from '../memory/open-memory.js';
 import { CostTracker, StepMetrics, TokenCounter } from '../metrics/index.js';
-import type { ChatDelta, ChatMessage, ModelToolSpec } from '../model/chat.js';
+import type { ChatDelta, ChatMessage, ModelClient, ModelToolSpec } from '../model/chat.js';
 import { createModelClient, isProviderError, type ProviderFactoryResult } from '../providers/index.js';
 import { createRecorder, type SessionRecorder } from '../recording/recorder.js';
 import { classifyResultForRecovery, RecoveryManager } from '../recovery/index.js';
@@ -61,6 +61,8 @@ export interface RuntimeSetup {
   onSteeringCheck?: () => string | undefined;
   /** Tests: a store already open (left open on close). Default: the store `--db` names, opened here. */
   store?: Store | null;
+  /** Benches: a model client in process instead of the provider's (the provider's own time left out). */
+  client?: ModelClient;
   /** Tests: context budget overrides (small windows reach compaction quickly). */
   contextBudget?: Partial<ContextBudgetSettings>;
   /** Tests: the provider's retry waits. */
@@ -204,7 +206,7 @@ export async function buildRuntime(setup: RuntimeSetup): Promise<Runtime> {
     };
     return new Session({
       ...parts,
-      client: provider.client,
+      client: setup.client ?? provider.client,
       messages,
       tools,
       toolsAllowed: profile.tools,

@@ -161,6 +161,8 @@ async function chatCommand(input: AgentCommandInput, io: AgentIo): Promise<numbe
   const printer = answerPrinter(io, input.flags.json);
   // One controller per answer: Ctrl-C stops the answer in flight, not the chat.
   let controller = new AbortController();
+  // Lines typed while the agent works steer it: each is added after the current step's tool results.
+  const steering: string[] = [];
   const runtime = await buildRuntime({
     mode: 'chat',
     flags: input.flags,
@@ -169,31 +171,54 @@ async function chatCommand(input: AgentCommandInput, io: AgentIo): Promise<numbe
     signal: () => controller.signal,
     onDelta: printer.onDelta,
     onTool: printer.onTool,
+    onSteeringCheck: () => steering.shift(),
     warn: (line) => io.stderr.write(`hindsight: ${line}\n`),
     ...(input.flags.resume ? { resume: input.flags.resume } : {}),
   });
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: io.stdin.isTTY === true });
-  let busy = false;
-  rl.on('SIGINT', () => {
-    if (busy) controller.abort();
-    else rl.close();
-  });
-  if (io.stdin.isTTY) io.stdout.write(`session ${runtime.sessionId}${input.flags.resume ? ` (resumed from ${input.flags.resume})` : ''}; /exit or Ctrl-D to end\n`);
+  if (io.stdin.isTTY) io.stdout.write(`session ${runtime.sessionId}${input.flags.resume ? ` (resumed from ${input.flags.resume})` : ''}; type while it works to steer it, Ctrl-C stops an answer, /exit or Ctrl-D ends\n`);
   let failures = 0;
-  try {
-    for await (const line of rl) {
-      const text = line.trim();
-      if (text === '/exit' || text === '/quit') break;
-      if (!text) continue;
+  let busy = false;
+  const pending: string[] = [];
+  const done = new Promise<void>((resolve) => {
+    const next = async (): Promise<void> => {
+      const text = pending.shift();
+      if (text === undefined) return;
+      if (text === '/exit' || text === '/quit') {
+        rl.close();
+        return;
+      }
       busy = true;
       controller = new AbortController();
       const result = await runtime.turn(text);
       busy = false;
       printer.finish(result);
-      if (result.terminalState !== 'completed' && result.terminalState !== 'aborted') failures += 1;
-    }
+      if (result.terminalState !== 'completed' && result.terminalState !== 'aborted' && result.terminalState !== 'handoff') failures += 1;
+      await next();
+    };
+    rl.on('line', (line) => {
+      const text = line.trim();
+      if (!text) return;
+      // Typed on a terminal while the agent works: steering. Piped lines are turns, one after another.
+      if (busy && io.stdin.isTTY === true && text !== '/exit' && text !== '/quit') {
+        steering.push(text);
+        return;
+      }
+      pending.push(text);
+      if (!busy) void next();
+    });
+    rl.on('SIGINT', () => {
+      if (busy) controller.abort();
+      else rl.close();
+    });
+    rl.on('close', () => {
+      const wait = () => (busy || pending.length > 0 ? setTimeout(wait, 50) : resolve());
+      wait();
+    });
+  });
+  try {
+    await done;
   } finally {
-    rl.close();
     await runtime.close();
   }
   return failures > 0 ? 1 : 0;
