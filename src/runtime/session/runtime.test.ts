@@ -405,4 +405,21 @@ describe('recorded sessions, read back by the tools', () => {
     const sent = (second.modelRequests[0]!.body as Obj).messages as Obj[];
     expect(sent.map((m) => m.content)).toEqual(expect.arrayContaining(['what is the answer?', 'The answer is 42.', 'what did you say?']));
   });
+
+  it('exports as an OpenTelemetry trace like any other session: one chat span per model call, one execute_tool per tool call', async () => {
+    const fake = await startFakeOpenAI([{ toolCalls: [{ name: 'list_sessions', arguments: { limit: 2 } }] }, { content: 'Two sessions.' }]);
+    const runtime = await buildRuntime(setup('ask', fake.url));
+    await runtime.turn('list two sessions');
+    await runtime.close();
+    await fake.close();
+    const exported = await call('export_session', { session_id: runtime.sessionId, format: 'otlp', max_bytes: 10_000_000 });
+    const doc = JSON.parse(exported.content as string) as Obj;
+    const spans = (doc.resourceSpans as Obj[]).flatMap((r) => (r.scopeSpans as Obj[]).flatMap((s) => s.spans as Obj[]));
+    const names = spans.map((s) => s.name as string);
+    expect(names.filter((n) => n.startsWith('chat '))).toHaveLength(2);
+    expect(names.filter((n) => n === 'execute_tool list_sessions')).toHaveLength(1);
+    expect(names.filter((n) => n.startsWith('invoke_agent'))).toHaveLength(1);
+    const root = spans.find((s) => String(s.name).startsWith('invoke_agent'))!;
+    expect(JSON.stringify(root.attributes)).toContain('Hindsight');
+  });
 });
