@@ -73,12 +73,15 @@ describe('hindsight ask / doctor / skills / run', () => {
     expect(second.messages.map((m) => m.content)).toEqual(expect.arrayContaining(['first question', 'First answer.', 'second question']));
   });
 
-  it('ask with a hosted provider and no key: a clear error naming the variable, exit 2 or 1, no stack trace', async () => {
+  it('ask with a hosted provider and no key: a clear error naming the variable, exit 2, no stack trace; so is a session to resume that does not exist', async () => {
     const env = homeEnv();
     const r = await hindsight(['ask', 'hello', '--provider', 'anthropic'], env);
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('ANTHROPIC_API_KEY');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    const resume = await hindsight(['chat', '--resume', 'no-such-session', '--provider', 'ollama', '--model', 'llama3'], env);
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/^hindsight: no recorded runtime session starts with "no-such-session"/);
   });
 
   it('doctor: config, key presence (never the key), the model listed, the store, recording', async () => {

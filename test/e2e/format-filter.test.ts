@@ -78,7 +78,7 @@ describe('--format F on every report', () => {
       expect(help.split('\n').slice(line, line + 3).join(' '), command).toContain('[--format F]');
     }
     expect(help).toMatch(/--format F +only sessions of this source format: [a-z-]+( \| [a-z-]+)+\n/);
-    expect(help).toContain('hindsight export ID [--as replay|markdown|jsonl]');
+    expect(help).toContain('hindsight export ID [--as replay|markdown|jsonl|otlp]');
   });
 });
 
@@ -96,8 +96,8 @@ describe('export --as (and its old spelling --format)', () => {
   });
 
   it.each([
-    [['--as', 'pdf'], /export --as must be one of replay, markdown, jsonl; got "pdf"/],
-    [['--format', 'claude-code'], /export --format is the old spelling of --as \(replay, markdown, jsonl\); got "claude-code"/],
+    [['--as', 'pdf'], /export --as must be one of replay, markdown, jsonl, otlp; got "pdf"/],
+    [['--format', 'claude-code'], /export --format is the old spelling of --as \(replay, markdown, jsonl, otlp\); got "claude-code"/],
     [['--as', 'jsonl', '--format', 'jsonl'], /export takes its output format as --as; drop --format/],
   ])('export %j is a usage error (exit 2) that says what to type', (flags, message) => {
     const r = runCli(['export', PARENT, ...flags, '--db', db]);

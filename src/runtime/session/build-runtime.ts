@@ -271,14 +271,19 @@ export async function buildRuntime(setup: RuntimeSetup): Promise<Runtime> {
   };
 }
 
+/** The session to resume cannot be: none or several match, or its file has no start line. */
+export class ResumeError extends Error {
+  override name = 'ResumeError';
+}
+
 /** The recorded session `ref` names (id or unique prefix) under the runtime's sessions root. */
 function resolveResume(ref: string, env: NodeJS.ProcessEnv): ReturnType<typeof readRecordedConversation> {
   const root = defaultSessionsRoot(env);
   const files = findSessionFiles(root, ref);
-  if (files.length === 0) throw new Error(`no recorded runtime session starts with "${ref}" under ${root} (see hindsight sessions --format hindsight)`);
-  if (files.length > 1) throw new Error(`"${ref}" matches ${files.length} recorded sessions; give more of the id`);
+  if (files.length === 0) throw new ResumeError(`no recorded runtime session starts with "${ref}" under ${root} (see hindsight sessions --format hindsight)`);
+  if (files.length > 1) throw new ResumeError(`"${ref}" matches ${files.length} recorded sessions; give more of the id`);
   const resumed = readRecordedConversation(files[0]!);
-  if (!resumed.sessionId) throw new Error(`${files[0]} has no session_start line, so it cannot be resumed`);
+  if (!resumed.sessionId) throw new ResumeError(`${files[0]} has no session_start line, so it cannot be resumed`);
   return resumed;
 }
 

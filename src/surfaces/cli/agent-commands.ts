@@ -4,7 +4,7 @@
 
 import { createInterface } from 'node:readline';
 import type { TurnResult } from '../../runtime/session/turn-result.js';
-import type { AgentFlagValues } from '../../runtime/session/build-runtime.js';
+import type { AgentFlagValues, Runtime, RuntimeSetup } from '../../runtime/session/build-runtime.js';
 import { UsageError } from './usage-error.js';
 
 export interface AgentCommandInput {
@@ -129,13 +129,29 @@ function resultJson(result: TurnResult): Record<string, unknown> {
   };
 }
 
-async function oneShot(input: AgentCommandInput, text: string, io: AgentIo): Promise<number> {
+/**
+ * The runtime, or a usage error (exit 2, one sentence, no stack) when it cannot be set up: a bad
+ * config file or flag, a provider without its key, a session to resume that does not exist.
+ */
+async function startRuntime(setup: RuntimeSetup): Promise<Runtime> {
   const { buildRuntime } = await import('../../runtime/session/build-runtime.js');
+  try {
+    return await buildRuntime(setup);
+  } catch (err) {
+    if (err instanceof Error && SETUP_ERRORS.has(err.name)) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Errors that mean "fix the set-up": the config, the provider settings, the session named. */
+const SETUP_ERRORS = new Set(['ConfigError', 'ProviderConfigError', 'ResumeError']);
+
+async function oneShot(input: AgentCommandInput, text: string, io: AgentIo): Promise<number> {
   const printer = answerPrinter(io, input.flags.json);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
-  const runtime = await buildRuntime({
+  const runtime = await startRuntime({
     mode: input.command === 'run' ? 'run' : 'ask',
     flags: input.flags,
     env: io.env,
@@ -157,13 +173,12 @@ async function oneShot(input: AgentCommandInput, text: string, io: AgentIo): Pro
 }
 
 async function chatCommand(input: AgentCommandInput, io: AgentIo): Promise<number> {
-  const { buildRuntime } = await import('../../runtime/session/build-runtime.js');
   const printer = answerPrinter(io, input.flags.json);
   // One controller per answer: Ctrl-C stops the answer in flight, not the chat.
   let controller = new AbortController();
   // Lines typed while the agent works steer it: each is added after the current step's tool results.
   const steering: string[] = [];
-  const runtime = await buildRuntime({
+  const runtime = await startRuntime({
     mode: 'chat',
     flags: input.flags,
     env: io.env,
