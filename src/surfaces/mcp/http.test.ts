@@ -1,5 +1,7 @@
 // startMcpHttpServer on loopback with the SDK's own Streamable HTTP client: tools listed and
-// called, the bearer token enforced, DNS-rebinding Hosts refused, non-loopback without a token refused.
+// called, the bearer token enforced, DNS-rebinding Hosts refused, non-loopback without a token
+// refused; a client's session reused for its calls, ended by DELETE or when idle; raw calls
+// without a session still answered.
 
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,8 +34,10 @@ const INIT = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
+const CALL = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_sessions', arguments: { limit: 1 } } });
+
 /** A raw POST with full control of the headers (fetch will not send a forged Host). */
-function post(url: string, headers: Record<string, string>, method = 'POST'): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function post(url: string, headers: Record<string, string>, method = 'POST', body: string | undefined = method === 'POST' ? INIT : undefined): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
@@ -46,7 +50,7 @@ function post(url: string, headers: Record<string, string>, method = 'POST'): Pr
       },
     );
     req.on('error', reject);
-    req.end(method === 'POST' ? INIT : undefined);
+    req.end(body);
   });
 }
 
@@ -115,5 +119,66 @@ describe('startMcpHttpServer', () => {
 
   it('refuses to listen on a non-loopback host without a token', async () => {
     await expect(startMcpHttpServer({ store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/without a token.*--token/);
+  });
+
+  it('gives an initializing client a session and answers its later calls on it, until DELETE ends it', async () => {
+    const init = await post(open.url, {});
+    expect(init.status).toBe(200);
+    const session = init.headers['mcp-session-id'];
+    expect(session).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+    const headers = { 'mcp-session-id': session as string, 'mcp-protocol-version': '2025-06-18' };
+    await post(open.url, headers, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    for (const id of [2, 3]) {
+      const call = await post(open.url, headers, 'POST', CALL(id));
+      expect(call.status).toBe(200);
+      expect(JSON.parse(call.body)).toMatchObject({ id, result: { structuredContent: { status: 'ok', returned: 1 } } });
+    }
+    expect((await post(open.url, headers, 'DELETE')).status).toBe(200);
+    const after = await post(open.url, headers, 'POST', CALL(4));
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.body).error.message).toMatch(/initialize a new one/);
+  });
+
+  it('keeps the SDK client on one session for all its calls', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(open.url));
+    const client = new Client({ name: 'hindsight-http-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const first = transport.sessionId;
+      expect(first).toBeTruthy();
+      for (let i = 0; i < 3; i++) {
+        const r = (await client.callTool({ name: 'list_sessions', arguments: { limit: 1 } })) as CallToolResult;
+        expect(r.structuredContent).toMatchObject({ status: 'ok' });
+      }
+      expect(transport.sessionId).toBe(first);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('still answers a raw tools/call without initialize or session (stateless)', async () => {
+    const call = await post(open.url, {}, 'POST', CALL(7));
+    expect(call.status).toBe(200);
+    expect(call.headers['mcp-session-id']).toBeUndefined();
+    expect(JSON.parse(call.body)).toMatchObject({ id: 7, result: { structuredContent: { status: 'ok', returned: 1 } } });
+  });
+
+  it('closes a session left idle, and refuses its id to a request of another principal', async () => {
+    const short = await startMcpHttpServer({ store, port: 0, sessionIdleMs: 30 });
+    const withToken = await startMcpHttpServer({ store, port: 0, token: TOKEN });
+    try {
+      const init = await post(short.url, {});
+      const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string };
+      await new Promise((r) => setTimeout(r, 120));
+      expect((await post(short.url, headers, 'POST', CALL(2))).status).toBe(404);
+      // A session opened by the admin token is not found for a request without it (401 first).
+      const admin = await post(withToken.url, { authorization: `Bearer ${TOKEN}` });
+      const id = admin.headers['mcp-session-id'] as string;
+      expect((await post(withToken.url, { 'mcp-session-id': id }, 'POST', CALL(2))).status).toBe(401);
+      expect((await post(withToken.url, { 'mcp-session-id': id, authorization: `Bearer ${TOKEN}` }, 'POST', CALL(2))).status).toBe(200);
+    } finally {
+      await short.close();
+      await withToken.close();
+    }
   });
 });

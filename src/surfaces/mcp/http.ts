@@ -1,5 +1,8 @@
-// The MCP server over Streamable HTTP on node:http, stateless: every POST gets a fresh server and
-// transport, so requests from many clients never share state and any process can answer any call.
+// The MCP server over Streamable HTTP on node:http. A client that initializes gets a session
+// (http-sessions.ts): its server and transport live on, so each later call is one HTTP exchange
+// (a fresh server and transport per POST cost 2–5× stdio per call). A POST that is neither an
+// initialize nor part of a session is still answered statelessly by a server made for it, so raw
+// JSON-RPC clients that never initialize keep working.
 
 import { assertServable } from '../server-process.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,6 +15,8 @@ import { hostCheckFor } from '../access/loopback.js';
 import type { TokenStore } from '../access/tokens/token-store.js';
 import { buildServer } from './server.js';
 import { programName } from '../../core/package-info.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SessionTable } from './http-sessions.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MCP_PORT = 7437;
@@ -32,7 +37,15 @@ export interface McpHttpOptions extends ToolContext {
   tools?: readonly AnyTool[];
   /** List output schemas and full parameter descriptions. */
   fullListing?: boolean;
+  /** Close a session unused this long (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Sessions kept open at most (default 1000); one more closes the least recently used. */
+  maxSessions?: number;
 }
+
+/** The largest JSON-RPC body read (tool arguments are small; this only bounds a hostile client). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const SESSION_HEADER = 'mcp-session-id';
 
 export interface McpHttpServer {
   url: string;
@@ -43,6 +56,22 @@ function sendJsonRpcError(res: ServerResponse, status: number, message: string, 
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
 }
+
+/** The request body, or null when it is larger than MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const opensSession = (body: unknown) => (Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body));
 
 function urlOf(host: string, port: number): string {
   const name = host.includes(':') ? `[${host}]` : host;
@@ -63,6 +92,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   await assertServable(host, token, options.tokens);
   const ctx: ToolContext = { store: options.store, workspaceRoot: options.workspaceRoot };
   const authorize = createAuthorizer({ token, tokens: options.tokens });
+  const sessions = new SessionTable({ idleMs: options.sessionIdleMs, maxSessions: options.maxSessions });
   let port: number | undefined;
   const hostAllowed = hostCheckFor(host, () => port);
 
@@ -89,20 +119,43 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       throw err;
     }
     if (!access.ok) return sendJsonRpcError(res, access.status, access.message, { 'www-authenticate': `Bearer realm="${programName()}"` });
-    if (req.method !== 'POST') {
-      // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
-      return sendJsonRpcError(res, 405, `${req.method} is not supported: this stateless MCP server answers POST ${MCP_PATH} only.`, { allow: 'POST' });
+    const principal = access.principal;
+    const make = () => buildServer({ ...ctx, principal, onInternalError: options.onInternalError, tools: options.tools, fullListing: options.fullListing });
+    const sessionId = req.headers[SESSION_HEADER];
+    if (req.method !== 'POST' && !(req.method === 'DELETE' && typeof sessionId === 'string')) {
+      // No server-initiated stream (GET): every answer goes back on its own POST.
+      return sendJsonRpcError(res, 405, `${req.method} is not supported: this MCP server answers POST ${MCP_PATH} (and DELETE of a session).`, { allow: 'POST' });
+    }
+    let body: JSONRPCMessage | JSONRPCMessage[] | undefined;
+    if (req.method === 'POST') {
+      // Read here rather than by the transport: node's stream is cheaper than the web-stream copy
+      // the SDK would make, and the body says whether a session starts.
+      const bytes = await readBody(req);
+      if (bytes === null) return sendJsonRpcError(res, 413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      try {
+        body = JSON.parse(bytes.toString('utf8')) as JSONRPCMessage | JSONRPCMessage[];
+      } catch (err) {
+        const error = JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${(err as Error).message}` }, id: null });
+        res.writeHead(400, { 'content-type': 'application/json' }).end(error);
+        return;
+      }
+    }
+    if (typeof sessionId === 'string') {
+      const transport = sessions.find(sessionId, principal);
+      if (!transport) return sendJsonRpcError(res, 404, `No MCP session ${sessionId} here (it ended, expired after being idle, or belongs to another token): initialize a new one.`);
+      return transport.handleRequest(req, res, body);
     }
     // The principal decides the store (a team token sees its projects) and the read-only rules.
-    const server = buildServer({ ...ctx, principal: access.principal, onInternalError: options.onInternalError, tools: options.tools, fullListing: options.fullListing });
-    // JSON responses rather than SSE: every answer is one message, and plain JSON is cheaper.
+    if (opensSession(body)) return (await sessions.open(principal, make)).handleRequest(req, res, body);
+    // Stateless: a server and transport for this one request.
+    const server = make();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   }
 
   const http = createServer((req, res) => {
@@ -121,10 +174,12 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   port = (http.address() as AddressInfo).port;
   return {
     url: urlOf(host, port),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await sessions.closeAll();
+      await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
-      }),
+      });
+    },
   };
 }

@@ -8,9 +8,9 @@ import { keyToMillis, toTimeKey } from '../../core/time.js';
 import type { StoredEvent } from '../../core/events.js';
 import type { FormatProfile } from '../../formats/profile.js';
 import { profileOf } from '../../formats/registry.js';
-import { loadDescendants } from '../../analysis/descendants.js';
 import { sessionStats } from '../../analysis/session-stats.js';
-import type { SessionRow, Store } from '../../store/store.js';
+import type { LedgerInfo, SessionRow, Store } from '../../store/store.js';
+import { VersionCache } from '../../analysis/version-cache.js';
 import { maxBytesArg, redactArg } from '../envelope.js';
 import { defineTool } from '../tool.js';
 import { examples } from './examples.js';
@@ -25,6 +25,7 @@ import { overviewShape } from './shape.js';
 import { clipWords, humanDuration } from '../../analysis/words.js';
 import { resolveSession } from '../session-ref.js';
 import { sessionCosts } from '../../analysis/session-cost.js';
+import { sessionVersion } from './version.js';
 
 const MESSAGE_CHARS = 300;
 /** Defects per session read for the errors and warnings (counts beyond it would be a broken log, reported as such). */
@@ -56,9 +57,9 @@ function durationSeconds(start: string | null, end: string | null): number | nul
   return Math.round((keyToMillis(b) - keyToMillis(a)) / 1000);
 }
 
-async function ledgerMap(store: Store, id: string): Promise<(file: string) => string | null> {
+function ledgerMap(ledgers: readonly LedgerInfo[]): (file: string) => string | null {
   const byFile = new Map<string, string>();
-  for (const l of await store.sessionLedgers(id)) for (const f of l.files) byFile.set(f.relPath, l.ledger);
+  for (const l of ledgers) for (const f of l.files) byFile.set(f.relPath, l.ledger);
   return (file) => byFile.get(file) ?? null;
 }
 
@@ -80,15 +81,18 @@ async function overviewCost(store: Store, id: string) {
   return { ...cost, prices_as_of: costs.prices_as_of };
 }
 
-async function overview(store: Store, session: SessionRow, args: z.infer<typeof input>) {
+type Args = z.infer<typeof input>;
+
+/** The overview's body: everything the arguments ask for but max_bytes (applied per call, after the cache). */
+async function overview(store: Store, session: SessionRow, args: Args, read: { descendants: SessionRow[]; ledgers: LedgerInfo[] }) {
   const r = (s: string) => (args.redact ? redactText(s) : s);
   const rn = (s: string | null) => (s === null ? null : r(s));
   const id = session.id;
-  const [timeline, defects, ledgerOf, descendants] = await Promise.all([
+  const { descendants } = read;
+  const ledgerOf = ledgerMap(read.ledgers);
+  const [timeline, defects] = await Promise.all([
     store.sessionTimeline(id, { offset: 0, limit: Number.MAX_SAFE_INTEGER, descendants: false }),
     store.listDefects({ sessionId: id, limit: MAX_DEFECTS, offset: 0 }),
-    ledgerMap(store, id),
-    loadDescendants(store, id),
   ]);
   const events: StoredEvent[] = timeline.events;
   const profile = await profileOf(session.format);
@@ -175,6 +179,30 @@ const CUTTABLE = [
   ['diagnostics', 'tokens', 'by_child'],
 ] as const;
 
+/**
+ * Overviews per session version (version.ts), shared by concurrent identical calls. Keyed by the
+ * store object (a team token's scoped or redacted view is its own object) and by every argument
+ * but max_bytes, which is applied to the cached body on each call.
+ */
+const overviews = new VersionCache<Awaited<ReturnType<typeof overview>>>();
+
+/**
+ * Each cached body's cuts by max_bytes: the cut serialises the body, which under load costs more
+ * than the cached lookup itself. Keyed by the body object, so a new version starts empty.
+ */
+const fits = new WeakMap<object, Map<number, ReturnType<typeof fitLists<Awaited<ReturnType<typeof overview>>>>>>();
+
+function fitted(body: Awaited<ReturnType<typeof overview>>, maxBytes: number) {
+  let byCap = fits.get(body);
+  if (!byCap) fits.set(body, (byCap = new Map()));
+  let cut = byCap.get(maxBytes);
+  if (!cut) byCap.set(maxBytes, (cut = fitLists(body, CUTTABLE, maxBytes)));
+  return cut;
+}
+
+/** The cache's key: the session and every argument that changes the body. */
+const cacheKey = (id: string, args: Args) => JSON.stringify([id, args.redact, args.top_user_messages, args.errors_limit]);
+
 export const sessionOverview = defineTool({
   name: 'session_overview',
   mcpSets: ['core', 'analyst'],
@@ -187,7 +215,8 @@ export const sessionOverview = defineTool({
   async handler(args, { store }) {
     // A full id or a unique prefix (session-ref.ts), as every session tool takes.
     const session = await resolveSession(store, args.session_id);
-    const body = await overview(store, session, args);
-    return fitLists(body, CUTTABLE, args.max_bytes);
+    const read = await sessionVersion(store, session);
+    const body = await overviews.get(store, cacheKey(session.id, args), read.version, () => overview(store, session, args, read));
+    return fitted(body, args.max_bytes);
   },
 });
