@@ -1,7 +1,8 @@
 // First-run usage (issue 17, target 2): `hindsight usage daily --json` on a machine where nothing
 // was ingested (a fresh default store, CLAUDE_CONFIG_DIR at the corpus) against ccusage 20 on the
-// same files in the same run, then the warm run (the store up to date: the refresh stats every
-// file and parses nothing) against ccusage again. The first run answers from the usage pass and
+// same files in the same run, then the warm run (the store up to date: the stamp of the last
+// refresh still holds, so no ingest runs at all) against ccusage again. The first run answers
+// from the usage pass (on both cores) and
 // then ingests before it exits: both times are reported, the answer's (stdout complete) and the
 // exit's. Its answer is checked against the warm run's (the numbers a full ingest gives).
 //

@@ -201,13 +201,23 @@ export interface Importer {
   nestedChildLedgers?: boolean;
   /**
    * The usage pass (a first usage report before any ingest, src/ingest/usage-pass.ts) parses only
-   * the lines this keeps for `file`: every line that can change which LLM calls the file's
-   * sessions record, when, and the sessions' projects. null: this file cannot be read so, and the
-   * pass gives way to a full ingest. Absent: the format has no usage pass.
+   * the lines this keeps for `file`, with the parser it names. null: every line of this file, with
+   * createParser's parser. Absent: the format has no usage pass (the pass gives way to an ingest).
    */
-  usageLines?(file: SourceFile): ((line: Buffer) => boolean) | null;
+  usageLines?(file: SourceFile, options: ParserOptions): UsageLines | null;
   /** What the tools need to know about the format beyond parsing (src/formats/profile.ts). */
   profile: FormatProfile;
+}
+
+/** What a usage pass reads of one file (Importer.usageLines). */
+export interface UsageLines {
+  /** Every line that can change which LLM calls the file's sessions record, when, or their projects; the rest is never decoded. */
+  keep(line: Buffer): boolean;
+  /**
+   * A parser for the kept lines that emits the usage events and facts createParser's would, and
+   * may leave every other event out (omitted: createParser's).
+   */
+  parser?: LineParser;
 }
 
 /**

@@ -3,9 +3,10 @@
 // usage (Importer.usageLines). It is what lets the first `hindsight usage` on a machine answer in
 // about the time ccusage takes, before the full ingest (19 s on 298 MB) has run.
 //
-// Exactness: the pass runs the format's own parser and summariser (the harness, harness.ts) on
-// the kept lines, so keys, dedup, mirrors and sessions follow the same rules as an ingest; the
-// calls are then grouped as the store's usageCallGroups groups them. Where the pass cannot be
+// Exactness: the pass runs the format's own parser (usage-pass-file.ts) on the kept lines and its
+// own summariser on the sessions (usage-pass-sessions.ts), so keys, dedup, mirrors and sessions
+// follow the same rules as an ingest; the calls are then grouped as the store's usageCallGroups
+// groups them. The files are read on both cores (usage-pass-split.ts). Where the pass cannot be
 // sure it would give the same numbers, it says so and the caller ingests instead:
 // a format without a usage pass, a call whose line has no usable timestamp (an ingest gives it the
 // time of the line before, which the pass did not read), or one session found under two roots
@@ -17,9 +18,11 @@ import { resolve } from 'node:path';
 import type { LlmCall } from '../core/events.js';
 import type { Format } from '../core/model.js';
 import { keyToParts } from '../core/time.js';
+import type { Importer } from '../formats/importer.js';
 import { loadImporters } from '../formats/registry.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
-import { runImporter } from './harness.js';
+import { usageReader, type UsageReader } from './usage-pass-split.js';
+import { rootUsage } from './usage-pass-sessions.js';
 
 export interface UsagePassResult {
   /** Every session found, as the store's sessions table would list it. */
@@ -40,34 +43,48 @@ const DAY_MS = 86_400_000;
  * @example const out = await usagePass(process.env); if (out.ok) groupUsageCalls(out.result.calls, 200_000)
  */
 export async function usagePass(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): Promise<UsagePassOutcome> {
+  const found: { importer: Importer; roots: string[] }[] = [];
+  for (const importer of await loadImporters()) {
+    const roots = await importer.defaultRoots(env, home);
+    if (roots.length === 0) continue;
+    if (!importer.usageLines) return { ok: false, reason: `${importer.format} has no usage pass` };
+    found.push({ importer, roots });
+  }
+  const reader = usageReader(found.map((f) => f.importer.format));
+  try {
+    return await readRoots(found, reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function readRoots(found: { importer: Importer; roots: string[] }[], reader: UsageReader): Promise<UsagePassOutcome> {
   const sessions = new Map<string, UsageSessionRow>();
   const calls: { sessionId: string; call: LlmCall }[] = [];
   const roots: { path: string; format: Format }[] = [];
   let files = 0;
-  for (const importer of await loadImporters()) {
-    const found = await importer.defaultRoots(env, home);
-    if (found.length === 0) continue;
-    const usageLines = importer.usageLines?.bind(importer);
-    if (!usageLines) return { ok: false, reason: `${importer.format} has no usage pass` };
-    for (const root of found) {
+  for (const { importer, roots: paths } of found) {
+    for (const root of paths) {
       let real: string;
       try {
         real = realpathSync(resolve(root));
       } catch {
         continue; // gone since defaultRoots looked: the ingest reports it
       }
-      // Only calls are asked of the pass: events without usage are dropped as they come (memory, GC).
-      const run = await runImporter(importer, real, { select: usageLines, keepEvent: (e) => e.usage !== null });
-      files += run.files.length;
+      const sources = await importer.discover(real);
+      const database = sources.find((f) => f.rows);
+      if (database) return { ok: false, reason: `${database.relPath}: database rows are read by the ingest only` };
+      const read = await reader.read(importer, sources);
+      const untimed = read.find((u) => u.untimed !== null);
+      if (untimed) return { ok: false, reason: `${untimed.untimed}: a call without a usable timestamp` };
+      files += sources.length;
       roots.push({ path: real, format: importer.format });
-      const untimed = run.events.find((e) => e.usage !== null && e.tsMissing);
-      if (untimed) return { ok: false, reason: `${untimed.file} line ${untimed.lineNumber}: a call without a usable timestamp` };
-      for (const [id, s] of run.sessions) {
-        if (sessions.has(id)) return { ok: false, reason: `session ${id} is under two roots` };
-        const f = s.facts;
-        sessions.set(id, { id, parentId: f.parentId ?? null, project: f.project ?? null, projectPath: f.projectPath ?? null, format: f.format });
-        for (const call of s.calls) calls.push({ sessionId: id, call });
+      const got = rootUsage(importer, read);
+      for (const s of got.sessions) {
+        if (sessions.has(s.id)) return { ok: false, reason: `session ${s.id} is under two roots` };
+        sessions.set(s.id, s);
       }
+      calls.push(...got.calls);
     }
   }
   return { ok: true, result: { sessions: [...sessions.values()], calls, roots, files } };

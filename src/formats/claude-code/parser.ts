@@ -23,7 +23,7 @@ import { routeLine } from './session-routing.js';
 import { sidechainSession } from './sidechains.js';
 import { emitUser } from './user-line.js';
 
-const HANDLERS: Record<string, (scope: LineScope) => void> = {
+export const HANDLERS: Record<string, (scope: LineScope) => void> = {
   assistant: emitAssistant,
   user: emitUser,
   system: emitSystem,
@@ -42,7 +42,7 @@ export function agentIdOfLedger(ledger: string): string | undefined {
   return ledger.startsWith('agent-') && !ledger.endsWith('.meta') ? ledger.slice('agent-'.length) : undefined;
 }
 
-function layoutOf(file: SourceFile): Layout {
+export function layoutOf(file: SourceFile): Layout {
   const agentId = agentIdOfLedger(file.ledger);
   // New-layout sub-agents sit two folders below the slug, so the layout facts are the reliable source.
   const project = file.facts?.find((f) => f.project !== undefined)?.project ?? basename(dirname(file.path));
@@ -74,7 +74,7 @@ function checkTimestamp(scope: LineScope): void {
   });
 }
 
-function handle(obj: Json, ctx: LineContext, state: ParserState, layout: Layout, file: SourceFile): LineScope {
+export function handle(obj: Json, ctx: LineContext, state: ParserState, layout: Layout, file: SourceFile): LineScope {
   const route = routeLine(obj, ctx, state, layout, file);
   const sessionId =
     route.sidechain && file.sessionId !== undefined

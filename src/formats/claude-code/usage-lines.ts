@@ -1,6 +1,6 @@
-// The lines of a Claude Code file a usage pass must parse (Importer.usageLines): the rest of a
-// transcript (tool results, user text, hook progress: most of its bytes) cannot change a usage
-// report, so a first report reads it as bytes and never decodes it.
+// What a usage pass reads of a Claude Code file (Importer.usageLines): the rest of a transcript
+// (tool results, user text, hook progress: most of its bytes) cannot change a usage report, so a
+// first report reads it as bytes and never decodes it.
 //
 // Kept, so that the parser meets every line that decides a call, its session or its project:
 // - lines holding `"usage"`: assistant messages and the agent_progress lines that mirror a
@@ -9,28 +9,95 @@
 //   sidechain's session id (sidechains.ts), so the whole chain is read;
 // - lines holding `"cwd"` until one that is the session's own: the first of those names the
 //   session's real project path (parser.ts, sendContext).
+//
+// The kept lines go through the transcript parser's own routing and handlers (parser.ts), but for
+// assistant lines: those become their usage event alone (usageOfAssistant below), where a full
+// parse makes an event with a summary per content block — most of a full parse's work.
 
-import type { SourceFile } from '../importer.js';
-import { REWIND_LEDGER } from '../rewind-ledger.js';
-import { agentIdOfLedger } from './parser.js';
+import { createRewindParser, REWIND_LEDGER } from '../rewind-ledger.js';
+import type { LineParser, ParserOptions, SourceFile, UsageLines } from '../importer.js';
+import { asId, asObj, asStr, contentBlocks } from './json-access.js';
+import type { LineScope } from './line-scope.js';
+import { readMetaDocument } from './meta-document.js';
+import { emitUnknown } from './other-lines.js';
+import { agentIdOfLedger, createClaudeCodeParser, handle, HANDLERS, layoutOf } from './parser.js';
+import { addPending, restoreState, snapshotState } from './parser-state.js';
+import { promptHash, TASK_TOOLS } from './sidechains.js';
+import { taskFields } from './tool-preview.js';
+import { readUsage } from './usage.js';
+import { projectHead } from './huge-line.js';
 
 const USAGE = Buffer.from('"usage"');
 const SIDECHAIN = Buffer.from('"isSidechain":true');
 const CWD = Buffer.from('"cwd"');
 
-export function usageLines(file: SourceFile): ((line: Buffer) => boolean) | null {
-  // The rewind ledger and documents hold no calls; documents are parsed whole whatever this says.
-  if (file.ledger === REWIND_LEDGER) return () => false;
+/**
+ * An assistant line as the usage pass needs it: the event that carries its usage, with the
+ * fields the summariser reads of it (assistant-line.ts puts the usage on part 0, whatever block
+ * that is), and its tool calls remembered as emitAssistant remembers them (results and inline
+ * sidechains are matched to them).
+ */
+function usageOfAssistant(scope: LineScope): void {
+  const { obj, ctx, state } = scope;
+  const message = asObj(obj.message) ?? {};
+  const lineUsage = readUsage(message, asId(obj.requestId), `${ctx.file.relPath}#${ctx.lineNumber}`);
+  const attrs: Record<string, unknown> = {};
+  if (lineUsage?.cacheWrite5m !== undefined) attrs.cacheWrite5m = lineUsage.cacheWrite5m;
+  if (lineUsage?.cacheWrite1h !== undefined) attrs.cacheWrite1h = lineUsage.cacheWrite1h;
+  scope.emit({ kind: 'llm_call', part: 0, actor: 'assistant', summary: '', attrs, ...(lineUsage && { usage: lineUsage.usage }) });
+  const blocks = Array.isArray(message.content) ? contentBlocks(message.content) : [];
+  for (const block of blocks) {
+    const id = asId(block.id);
+    const name = asStr(block.name);
+    if (block.type !== 'tool_use' || !id || !name) continue;
+    const task = TASK_TOOLS.has(name) ? taskFields(asObj(block.input)) : {};
+    addPending(state, {
+      id,
+      name,
+      sessionId: scope.sessionId ?? '',
+      ...(task.prompt !== undefined && { promptHash: promptHash(task.prompt) }),
+      ...(task.description !== undefined && { description: task.description }),
+      ...(task.subagentType !== undefined && { subagentType: task.subagentType }),
+    });
+  }
+}
+
+/** The transcript parser with assistant lines read for their usage only. */
+function usageParser(file: SourceFile, options: ParserOptions): LineParser {
+  const state = restoreState(options.resumeState);
+  const layout = layoutOf(file);
+  return {
+    line(obj, ctx) {
+      const scope = handle(obj, ctx, state, layout, file);
+      (scope.type === 'assistant' ? usageOfAssistant : (HANDLERS[scope.type] ?? emitUnknown))(scope);
+    },
+    hugeLine(head, ctx) {
+      const scope = handle(projectHead(head).obj, ctx, state, layout, file);
+      scope.emit({ kind: 'other', timestamp: null, summary: '', attrs: {} });
+    },
+    document: (doc, ctx) => readMetaDocument(doc, ctx),
+    snapshot: () => snapshotState(state),
+  };
+}
+
+export function usageLines(file: SourceFile, options: ParserOptions): UsageLines | null {
+  // Hindsight's rewind ledger holds no calls (its own parser reads nothing then).
+  if (file.ledger === REWIND_LEDGER) return { keep: () => false, parser: createRewindParser(file) };
+  // Documents (sub-agent .meta files) are parsed whole: the full parser reads them.
+  if (file.kind === 'document') return { keep: () => true, parser: createClaudeCodeParser(file, options) };
   const agentFile = agentIdOfLedger(file.ledger) !== undefined;
   let ownCwdSeen = false;
-  return (line) => {
-    if (line.includes(USAGE)) return true;
-    const sidechain = !agentFile && line.includes(SIDECHAIN);
-    if (sidechain) return true;
-    if (!ownCwdSeen && line.includes(CWD)) {
-      ownCwdSeen = true;
-      return true;
-    }
-    return false;
+  return {
+    keep(line) {
+      if (line.includes(USAGE)) return true;
+      const sidechain = !agentFile && line.includes(SIDECHAIN);
+      if (sidechain) return true;
+      if (!ownCwdSeen && line.includes(CWD)) {
+        ownCwdSeen = true;
+        return true;
+      }
+      return false;
+    },
+    parser: usageParser(file, options),
   };
 }

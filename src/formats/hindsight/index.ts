@@ -9,6 +9,7 @@ import { createHindsightParser } from './parser.js';
 import { hindsightProfile } from './profile.js';
 import { detectHindsight, hindsightDefaultRoots } from './roots.js';
 import { summarizeHindsight } from './summarize.js';
+import { hindsightUsageLines } from './usage-lines.js';
 
 /** Parses nothing: a copy kept as evidence only is never read into events. */
 const inertParser = { line() {}, snapshot: () => null };
@@ -25,6 +26,7 @@ export const hindsightFormat = defineImporter({
   discover: discoverHindsight,
   createParser: (file, options) => (file.evidenceOnly ? inertParser : createHindsightParser(file, options)),
   summarize: summarizeHindsight,
+  usageLines: hindsightUsageLines,
   profile: hindsightProfile,
 });
 

@@ -3,7 +3,7 @@
 // $HINDSIGHT_DB and --no-refresh read the store as it is.
 
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFixture, REPO, tempDir } from '../../../test/helpers.js';
@@ -12,6 +12,7 @@ import { painter } from './colour.js';
 import { main } from './main.js';
 import { refreshes } from './refresh-flag.js';
 import { runWithRefresh, type RefreshRun } from './refresh.js';
+import { stampPath } from './refresh-stamp.js';
 import { prepareToolCommand, runPrepared } from './tool-command.js';
 import { toolByName } from './tool-lookup.js';
 import type { CommandOutput } from './tool-views.js';
@@ -112,12 +113,23 @@ describe('first usage report on a machine with no store', () => {
     expect(ours).toEqual(theirs);
   });
 
-  it('a second report parses nothing: every file unchanged, no new event', async () => {
+  it('a second report ingests nothing: the stamp of the last refresh still holds', async () => {
+    expect(existsSync(stampPath(defaultDbPath(m.env)))).toBe(true);
+    const again = await report(m, ['daily'], { json: true });
+    expect(again.run.answeredFrom).toBe('store');
+    expect(again.run.ingest).toBeUndefined();
+    expect(JSON.parse(again.out[0]!.stdout)).toEqual(JSON.parse(first.out[0]!.stdout));
+  });
+
+  it('without the stamp, the refresh stats every file and parses nothing, then stamps again', async () => {
+    rmSync(stampPath(defaultDbPath(m.env)));
     const again = await report(m, ['daily'], { json: true });
     expect(again.run.answeredFrom).toBe('refreshed-store');
     expect(again.run.ingest).toMatchObject({ filesRead: 0, events: 0, lines: 0, bytes: 0 });
     expect(again.run.ingest!.filesUnchanged).toBe(again.run.ingest!.files);
     expect(JSON.parse(again.out[0]!.stdout)).toEqual(JSON.parse(first.out[0]!.stdout));
+    expect(existsSync(stampPath(defaultDbPath(m.env)))).toBe(true);
+    expect((await report(m, ['daily'], { json: true })).run.answeredFrom).toBe('store');
   });
 
   it('a line appended since is read by the next report, and only that file', async () => {
@@ -128,9 +140,34 @@ describe('first usage report on a machine with no store', () => {
       `${JSON.stringify({ type: 'assistant', sessionId: 'x', timestamp: '2026-03-01T10:00:00.000Z', requestId: 'req_new', message: { id: 'msg_new', model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 7, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } })}\n`,
     );
     const next = await report(m, ['daily'], { json: true });
+    expect(next.run.answeredFrom).toBe('refreshed-store');
     expect(next.run.ingest).toMatchObject({ filesRead: 1 });
     const rows = (JSON.parse(next.out[0]!.stdout) as { rows: { key: string; tokens: { input: number } }[] }).rows;
     expect(rows.find((r) => r.key === '2026-03-01')?.tokens.input).toBe(7);
+    expect((await report(m, ['daily'], { json: true })).run.answeredFrom).toBe('store');
+  });
+
+  it('a session file written in a new project folder since is read by the next report', async () => {
+    const slug = join(m.config, 'projects', '-path-to-Fresh');
+    mkdirSync(slug);
+    const line = { type: 'assistant', sessionId: 'fresh-1', cwd: '/path/to/Fresh', timestamp: '2026-03-02T10:00:00.000Z', requestId: 'req_f', message: { id: 'msg_f', model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 11, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } };
+    writeFileSync(join(slug, 'fresh-1.jsonl'), `${JSON.stringify(line)}\n`);
+    const next = await report(m, ['daily'], { json: true });
+    expect(next.run.answeredFrom).toBe('refreshed-store');
+    const rows = (JSON.parse(next.out[0]!.stdout) as { rows: { key: string; tokens: { input: number } }[] }).rows;
+    expect(rows.find((r) => r.key === '2026-03-02')?.tokens.input).toBe(11);
+  });
+
+  it('a file rewritten in place with the same size is read again (its mtime moved)', async () => {
+    const slug = join(m.config, 'projects', '-path-to-Fresh');
+    const file = join(slug, 'fresh-1.jsonl');
+    const text = readFileSync(file, 'utf8').replace('"input_tokens":11', '"input_tokens":12');
+    writeFileSync(file, text);
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const next = await report(m, ['daily'], { json: true });
+    expect(next.run.answeredFrom).toBe('refreshed-store');
+    const rows = (JSON.parse(next.out[0]!.stdout) as { rows: { key: string; tokens: { input: number } }[] }).rows;
+    expect(rows.find((r) => r.key === '2026-03-02')?.tokens.input).toBe(12);
   });
 
   it('sessions refreshes too (no usage pass: it reads the store after the ingest)', async () => {
@@ -138,6 +175,27 @@ describe('first usage report on a machine with no store', () => {
     const listed = await report(fresh, [], { json: true }, 'sessions');
     expect(listed.run.answeredFrom).toBe('refreshed-store');
     expect((JSON.parse(listed.out[0]!.stdout) as { sessions: unknown[] }).sessions.length).toBeGreaterThan(0);
+  });
+
+  it('with runtime (hindsight) sessions beside: the pass reads both formats, with the full ingest\'s numbers', async () => {
+    for (const [positionals, given] of [[['daily'], { json: true, breakdown: true }], [['session'], { json: true }], [['project'], { json: true }]] as const) {
+      const fresh = machine();
+      const day = join(fresh.home, 'data', 'hindsight', 'sessions', '2026', '05', '11');
+      mkdirSync(day, { recursive: true });
+      const id = '11111111-2222-4333-8444-555555555555';
+      const records = [
+        { type: 'session_start', ts: '2026-05-11T09:00:00.000Z', mode: 'chat', provider: 'openai-compatible', model: 'gpt-4o', cwd: '/srv/app', hindsight_version: '0.4.0' },
+        { type: 'message', ts: '2026-05-11T09:00:01.000Z', role: 'user', content: 'hello', turn: 1 },
+        { type: 'model_call', ts: '2026-05-11T09:00:02.000Z', turn: 1, step: 1, model: 'gpt-4o', usage: { input_tokens: 40, output_tokens: 9, cache_read_tokens: 3, cache_creation_tokens: 0 } },
+      ];
+      writeFileSync(join(day, `${id}.jsonl`), records.map((r, seq) => JSON.stringify({ session_id: id, seq, ...r })).join('\n') + '\n');
+      const pass = await report(fresh, [...positionals], { ...given });
+      expect(pass.run.passDeclined).toBeUndefined();
+      expect(pass.run.answeredFrom).toBe('usage-pass');
+      expect(pass.run.ingest!.roots.map((r) => r.format).sort()).toEqual(['claude-code', 'hindsight']);
+      expect(pass.out[0]!.stdout).toContain('gpt-4o');
+      expect(JSON.parse(pass.out[0]!.stdout)).toEqual(JSON.parse(await fromStore(fresh, [...positionals], { ...given })));
+    }
   });
 
   it('blocks and other time zones ingest first, then answer from the store', async () => {

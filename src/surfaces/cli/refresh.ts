@@ -7,7 +7,9 @@
 //   filled on purpose (a team server, a copy, a test): it is read as it is.
 // - Refreshing is the incremental ingest of the default locations: an unchanged file costs a stat,
 //   so a refresh with nothing new does no parse work. On a terminal a progress bar shows on stderr
-//   once it has taken a second.
+//   once it has taken a second. When nothing changed since the last refresh (refresh-stamp.ts: a
+//   stat of every folder and file below the default roots against the stamp that refresh left),
+//   the report reads the store at once: the ingest pipeline is not even loaded.
 // - The first run (no store yet) of a usage report answers from the usage pass
 //   (src/ingest/usage-pass.ts: only the lines that carry usage are parsed, same numbers), prints,
 //   and then runs the full ingest before exiting, so the command leaves nothing running and the
@@ -38,7 +40,7 @@ export interface RefreshContext {
 
 export interface RefreshRun {
   code: number;
-  /** How the answer was made: from the usage pass (then ingested), after a refresh, or from the store as it was. */
+  /** How the answer was made: from the usage pass (then ingested), after a refresh, or from the store as it was (nothing changed, or another ingest was writing). */
   answeredFrom: 'usage-pass' | 'refreshed-store' | 'store';
   /** The refresh's ingest summary (after the answer when answeredFrom is usage-pass); undefined when none ran. */
   ingest?: IngestSummary;
@@ -63,18 +65,25 @@ function passStore(sessions: import('../../store/store.js').UsageSessionRow[], g
   return store as unknown as Store;
 }
 
-/** Ingest the default locations into `store`, with a progress bar on a terminal once it takes a while. */
-async function ingestDefaults(store: Store, ctx: RefreshContext): Promise<IngestSummary | undefined> {
-  const [{ ingestPaths }, { progressBar }, { IngestBusy }] = await Promise.all([
+/**
+ * Ingest the default locations into the store at `dbPath`, with a progress bar on a terminal once
+ * it takes a while; once it succeeds, stamp what it was given (refresh-stamp.ts).
+ */
+async function ingestDefaults(store: Store, dbPath: string, ctx: RefreshContext & { home: string }): Promise<IngestSummary | undefined> {
+  const [{ ingestPaths }, { progressBar }, { IngestBusy }, stamps] = await Promise.all([
     import('../../ingest/ingest.js'),
     import('./progress.js'),
     import('../../core/errors.js'),
+    import('./refresh-stamp.js'),
   ]);
+  // Taken before the ingest reads anything: what changes while it runs is read by the next report.
+  const snapshot = stamps.takeSnapshot(await stamps.defaultRootsNow(ctx.env, ctx.home));
   const started = Date.now();
   const bar = ctx.err.isTTY ? progressBar(ctx.err as NodeJS.WriteStream) : null;
   const onProgress = bar ? (p: IngestProgress) => (Date.now() - started >= QUIET_MS ? bar.update(p) : undefined) : undefined;
+  let summary: IngestSummary;
   try {
-    return await ingestPaths(store, [], { env: ctx.env, home: ctx.home, onProgress });
+    summary = await ingestPaths(store, [], { env: ctx.env, home: ctx.home, onProgress });
   } catch (err) {
     // Another ingest is writing: this report reads the store as it is rather than wait or fail.
     if (err instanceof Error && (err as { code?: string }).code === IngestBusy.code) {
@@ -85,16 +94,37 @@ async function ingestDefaults(store: Store, ctx: RefreshContext): Promise<Ingest
   } finally {
     bar?.done();
   }
+  if (snapshot && !summary.roots.some((r) => r.error)) stamps.writeStamp(dbPath, snapshot);
+  return summary;
+}
+
+/** The store is up to date when the stamp of its last refresh still holds (refresh-stamp.ts). */
+async function upToDate(dbPath: string, ctx: RefreshContext & { home: string }): Promise<boolean> {
+  const { defaultRootsNow, stampHolds } = await import('./refresh-stamp.js');
+  return stampHolds(dbPath, await defaultRootsNow(ctx.env, ctx.home));
 }
 
 /**
  * Run a refreshing command on the default store: the usage pass and then the ingest on a first
- * usage report, else the incremental ingest and then the report.
+ * usage report; else nothing more when nothing changed since the last refresh, or the incremental
+ * ingest and then the report.
  */
 export async function runWithRefresh(p: PreparedCommand, ctx: RefreshContext): Promise<RefreshRun> {
   const [{ defaultDbPath, openStore }, { runPrepared }] = await Promise.all([import('../../store/open.js'), import('./tool-command.js')]);
   const home = ctx.home ?? homedir();
-  const first = !existsSync(defaultDbPath(ctx.env));
+  const here = { ...ctx, home };
+  const dbPath = defaultDbPath(ctx.env);
+  const first = !existsSync(dbPath);
+  if (!first && (await upToDate(dbPath, here))) {
+    const store = await openStore({ env: ctx.env, mustExist: true });
+    try {
+      const res = await runPrepared(p, store, ctx.paint, ctx.argv);
+      ctx.print(res);
+      return { code: res.code, answeredFrom: 'store' };
+    } finally {
+      await store.close();
+    }
+  }
   let passDeclined: string | undefined;
   if (first && passAnswers(p)) {
     const [{ usagePass, groupUsageCalls }, { LONG_CONTEXT_THRESHOLD }] = await Promise.all([
@@ -108,7 +138,7 @@ export async function runWithRefresh(p: PreparedCommand, ctx: RefreshContext): P
       if (ctx.err.isTTY) ctx.err.write('hindsight: keeping these sessions in the store for the next reports (safe to interrupt: the next report continues)\n');
       const store = await openStore({ env: ctx.env });
       try {
-        const ingest = await ingestDefaults(store, { ...ctx, home });
+        const ingest = await ingestDefaults(store, dbPath, here);
         return { code: res.code, answeredFrom: 'usage-pass', ingest };
       } finally {
         await store.close();
@@ -118,7 +148,7 @@ export async function runWithRefresh(p: PreparedCommand, ctx: RefreshContext): P
   }
   const store = await openStore({ env: ctx.env });
   try {
-    const ingest = await ingestDefaults(store, { ...ctx, home });
+    const ingest = await ingestDefaults(store, dbPath, here);
     const res = await runPrepared(p, store, ctx.paint, ctx.argv);
     ctx.print(res);
     return { code: res.code, answeredFrom: ingest ? 'refreshed-store' : 'store', ingest, ...(passDeclined === undefined ? {} : { passDeclined }) };

@@ -1,0 +1,144 @@
+// The usage pass read on both cores gives what one thread gives, and each format's usage reading
+// (the kept lines, Claude Code's usage-only assistant lines) gives every session exactly the calls
+// the full parse gives it: on the Claude Code fixtures, a generated corpus with sub-agents and
+// mirrors, and runtime (hindsight) sessions with a handoff child.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildSync } from 'esbuild';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateClaudeCode } from '../../bench/generators/claude-code.js';
+import { copyFixture, REPO, tempDir } from '../../test/helpers.js';
+import type { Importer } from '../formats/importer.js';
+import { loadImporter } from '../formats/registry.js';
+import { runImporter } from './harness.js';
+import { usagePass } from './usage-pass.js';
+import { readFileUsage } from './usage-pass-file.js';
+import { rootUsage } from './usage-pass-sessions.js';
+import { useUsageWorkerUrl } from './usage-pass-split.js';
+
+/** The worker bundled from the sources (a worker thread cannot load TypeScript). */
+function bundledWorker(): URL {
+  const dir = join(REPO, 'node_modules', '.cache', 'hindsight-test-workers');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, `usage-pass-worker-${process.pid}-${Date.now()}.mjs`);
+  buildSync({ entryPoints: [resolve(REPO, 'src', 'ingest', 'usage-pass-worker.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
+  return pathToFileURL(outfile);
+}
+
+const ID = '11111111-2222-4333-8444-555555555555';
+const CHILD = '66666666-2222-4333-8444-555555555555';
+
+/** A runtime sessions root under `dataHome`: a session that hands off to a child, both with calls. */
+function runtimeSessions(dataHome: string): string {
+  const root = join(dataHome, 'hindsight', 'sessions');
+  const day = join(root, '2026', '05', '11');
+  mkdirSync(day, { recursive: true });
+  const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_tokens: 5, cache_creation_tokens: 2, reasoning_tokens: 1 });
+  const call = (seq: number, input: number) => ({ type: 'model_call', seq, ts: `2026-05-11T09:00:${String(seq).padStart(2, '0')}.000Z`, turn: 1, step: seq, provider: 'openai-compatible', model: 'qwen3-coder', usage: usage(input, 7), usage_source: 'provider', duration_ms: 10, cost_usd: 0.25 });
+  const write = (id: string, records: Record<string, unknown>[]) =>
+    writeFileSync(join(day, `${id}.jsonl`), records.map((r) => JSON.stringify({ session_id: id, ...r })).join('\n') + '\n');
+  write(ID, [
+    { type: 'session_start', seq: 0, ts: '2026-05-11T09:00:00.000Z', mode: 'chat', provider: 'openai-compatible', model: 'qwen3-coder', cwd: '/srv/app', hindsight_version: '0.4.0' },
+    { type: 'message', seq: 1, ts: '2026-05-11T09:00:01.000Z', role: 'user', content: 'fix the "model_call" test', turn: 1 },
+    call(2, 100),
+    { type: 'message', seq: 3, ts: '2026-05-11T09:00:03.000Z', role: 'assistant', content: 'done', turn: 1, step: 1 },
+    { type: 'handoff', seq: 4, ts: '2026-05-11T09:00:04.000Z', child_session_id: CHILD, reason: 'context' },
+    call(5, 200),
+    { type: 'turn_end', seq: 6, ts: '2026-05-11T09:00:06.000Z', turn: 1, terminal_state: 'handoff', steps: 2, tool_calls: 0 },
+  ]);
+  write(CHILD, [
+    { type: 'session_start', seq: 0, ts: '2026-05-11T09:00:07.000Z', mode: 'chat', provider: 'openai-compatible', model: 'qwen3-coder', cwd: '/srv/app', parent_session_id: ID, hindsight_version: '0.4.0' },
+    call(8, 300),
+  ]);
+  return root;
+}
+
+/** Every session's calls from the full parse (the harness) and from the usage reading, side by side. */
+async function bothWays(importer: Importer, root: string) {
+  const full = await runImporter(importer, root);
+  const files = await importer.discover(root);
+  const chains = new Map<string, unknown>();
+  const read = files.map((f) => {
+    const u = readFileUsage(importer, f, f.chainGroup ? chains.get(f.chainGroup) : undefined);
+    if (f.chainGroup) chains.set(f.chainGroup, u.chainState);
+    return u;
+  });
+  const pass = rootUsage(importer, read);
+  // Calls compared by what a report reads of them (seq numbers differ: the pass numbers usage events only).
+  const shape = (c: { key: string; tsKey: string | null; model: string | null; input: number; output: number; cacheWrite: number; cacheWrite1h: number; cacheRead: number; reasoning?: number; costUsd: number | null; mirror: boolean }) =>
+    [c.key, c.tsKey, c.model, c.input, c.output, c.cacheWrite, c.cacheWrite1h, c.cacheRead, c.reasoning ?? 0, c.costUsd, c.mirror];
+  const fromFull = new Map([...full.sessions].map(([id, s]) => [id, { calls: s.calls.map(shape), parentId: s.facts.parentId ?? null, project: s.facts.project ?? null, projectPath: s.facts.projectPath ?? null }]));
+  const fromPass = new Map<string, { calls: unknown[]; parentId: string | null; project: string | null; projectPath: string | null }>();
+  for (const s of pass.sessions) fromPass.set(s.id, { calls: [], parentId: s.parentId, project: s.project, projectPath: s.projectPath });
+  for (const { sessionId, call } of pass.calls) fromPass.get(sessionId)!.calls.push(shape(call));
+  return { fromFull, fromPass, untimed: read.find((u) => u.untimed)?.untimed ?? null };
+}
+
+describe('each session gets the calls of the full parse', () => {
+  it('Claude Code fixtures: sessions, sub-agents, sidechains, mirrors', async () => {
+    const claude = await loadImporter('claude-code');
+    const { fromFull, fromPass, untimed } = await bothWays(claude, copyFixture('claude-code'));
+    expect(untimed).toBeNull();
+    expect([...fromPass.values()].some((s) => s.calls.length > 0)).toBe(true);
+    // Every session with calls is the same; the pass may also list sessions only its kept lines named.
+    for (const [id, s] of fromFull) if (s.calls.length > 0) expect(fromPass.get(id), id).toEqual(s);
+    for (const [id, s] of fromPass) if (s.calls.length > 0) expect(fromFull.get(id)?.calls, id).toEqual(s.calls);
+  });
+
+  it('a generated Claude Code corpus with sub-agent files and their progress mirrors', async () => {
+    const config = join(tempDir('hs-gen-'), 'claude');
+    generateClaudeCode(config, { targetBytes: 1.5e6, seed: 7 });
+    const claude = await loadImporter('claude-code');
+    const { fromFull, fromPass } = await bothWays(claude, config);
+    const withCalls = (m: Map<string, { calls: unknown[] }>) => new Map([...m].filter(([, s]) => s.calls.length > 0));
+    expect(withCalls(fromPass).size).toBeGreaterThan(3);
+    expect(withCalls(fromPass)).toEqual(withCalls(fromFull));
+  });
+
+  it('runtime sessions: model_call records, the handoff child under its parent', async () => {
+    const root = runtimeSessions(tempDir('hs-data-'));
+    const runtime = await loadImporter('hindsight');
+    const { fromFull, fromPass } = await bothWays(runtime, root);
+    expect(fromPass.get(CHILD)).toMatchObject({ parentId: ID, projectPath: '/srv/app' });
+    expect(fromPass.get(ID)!.calls).toHaveLength(2);
+    expect(fromPass).toEqual(fromFull);
+  });
+});
+
+describe('the pass on two threads', () => {
+  let worker: URL;
+  beforeAll(() => {
+    worker = bundledWorker();
+  });
+  afterEach(() => useUsageWorkerUrl(undefined));
+
+  it('gives what one thread gives, over Claude Code and runtime sessions at once', async () => {
+    const home = tempDir('hs-home-');
+    const config = join(tempDir('hs-gen-'), 'claude');
+    generateClaudeCode(config, { targetBytes: 1e6, seed: 11 });
+    runtimeSessions(join(home, 'data'));
+    const env = { HOME: home, XDG_DATA_HOME: join(home, 'data'), CLAUDE_CONFIG_DIR: config };
+    useUsageWorkerUrl(null);
+    const one = await usagePass(env, home);
+    useUsageWorkerUrl(worker);
+    const two = await usagePass(env, home);
+    expect(one.ok && two.ok).toBe(true);
+    if (!one.ok || !two.ok) return;
+    expect(one.result.roots.map((r) => r.format).sort()).toEqual(['claude-code', 'hindsight']);
+    expect(two.result.calls.length).toBeGreaterThan(10);
+    expect(two.result).toEqual(one.result);
+  });
+
+  it('a worker that cannot start costs nothing but time: its files are read here', async () => {
+    const home = tempDir('hs-home-');
+    const config = copyFixture('claude-code');
+    const env = { HOME: home, XDG_DATA_HOME: join(home, 'data'), CLAUDE_CONFIG_DIR: config };
+    useUsageWorkerUrl(null);
+    const one = await usagePass(env, home);
+    useUsageWorkerUrl(pathToFileURL(join(tempDir(), 'missing-worker.mjs')));
+    const broken = await usagePass(env, home);
+    expect(broken).toEqual(one);
+  });
+});
