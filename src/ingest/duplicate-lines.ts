@@ -7,7 +7,17 @@
 export const DUPLICATE_WINDOW = 200_000;
 
 export class DuplicateWindow {
-  private readonly seen = new Map<string, number>();
+  private readonly seen: Map<string, number>;
+
+  /** `entries`: what `entries()` of another window returned (a window handed to a parse worker). */
+  constructor(entries?: Iterable<[string, number]>) {
+    this.seen = new Map(entries);
+  }
+
+  /** The remembered lines as plain pairs (structured-clonable), in line order. */
+  entries(): [string, number][] {
+    return [...this.seen];
+  }
 
   /**
    * Note a line's hash; returns the number of the earlier line with the same bytes, if any.

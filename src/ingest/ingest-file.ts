@@ -16,6 +16,7 @@ import { EvidenceBuilder, lineHash } from './evidence.js';
 import type { DuplicateWindow } from './duplicate-lines.js';
 import { duplicateSourceNote, findCopiedSource } from './duplicate-source.js';
 import { ParseQueue } from './parse-queue.js';
+import type { ChunkQueue } from './parse-workers.js';
 import { releaseBytes } from './held-bytes.js';
 import { statRows } from './sqlite-rows.js';
 import { checkStoredPrefix } from './stored-prefix.js';
@@ -259,7 +260,7 @@ function asDuplicate(source: SourceFile): SourceFile {
 export async function runPlan(
   writer: IngestWriter,
   plan: FilePlan,
-  queue: ParseQueue,
+  queue: ChunkQueue,
   onBytes?: (n: number) => void,
 ): Promise<FileOutcome> {
   if (plan.kind === 'skip') return plan.outcome;

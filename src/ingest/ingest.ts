@@ -12,6 +12,7 @@ import type { FileRecord, Store } from '../store/store.js';
 import { planFile, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
 import { findRootsBelow } from './find-roots.js';
 import { ParseQueue } from './parse-queue.js';
+import { parseWorkerUrl, ParseWorkers, type ChunkQueue } from './parse-workers.js';
 
 export interface IngestProgress {
   filesDone: number;
@@ -30,6 +31,12 @@ export interface IngestOptions {
   projectRoot?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
+  /**
+   * Parse on this many worker threads while this thread writes (default: PARSE_WORKERS, or
+   * HINDSIGHT_PARSE_WORKERS, when at least WORKER_MIN_BYTES are new and the compiled worker exists;
+   * 0 parses on this thread).
+   */
+  parseWorkers?: number;
 }
 
 export interface IngestRootResult {
@@ -58,6 +65,26 @@ export interface IngestSummary {
 
 /** Files planned ahead of the one being written. */
 const LOOKAHEAD_FILES = 16;
+
+/**
+ * Parse workers by default: none. A worker parses while this thread writes, but on the 2-core
+ * machines we measure on (shared with other work) it was 0–35% slower than one thread: the
+ * hand-over costs more than the overlap gains while ingest spends 5–21× a bare parse's CPU
+ * (docs/benchmarks.md, "Ingest against bare parsing"). HINDSIGHT_PARSE_WORKERS=1 (or 2) turns it
+ * on for machines with free cores; the stores are identical either way (parse-workers.test.ts).
+ */
+export const PARSE_WORKERS = 0;
+/** New bytes below which parsing stays on this thread: a worker costs ~50–100 ms to start. */
+export const WORKER_MIN_BYTES = 8 * 1024 * 1024;
+
+/** Where the chunks come from: worker threads for a large ingest, this thread otherwise. */
+function chunkQueue(bytesTotal: number, options: IngestOptions): ChunkQueue {
+  const url = parseWorkerUrl();
+  const fromEnv = Number.parseInt((options.env ?? process.env).HINDSIGHT_PARSE_WORKERS ?? '', 10);
+  const preferred = Number.isInteger(fromEnv) && fromEnv >= 0 ? Math.min(fromEnv, 4) : PARSE_WORKERS;
+  const count = options.parseWorkers ?? (bytesTotal >= WORKER_MIN_BYTES ? preferred : 0);
+  return url && count > 0 ? new ParseWorkers(count, url) : new ParseQueue();
+}
 
 interface PlannedRoot {
   path: string;
@@ -182,7 +209,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
     }
     // Plan a few files ahead of the one being written (cheap: stat and a lookup each).
     const chain = new Map<string, ChainLink>();
-    const queue = new ParseQueue();
+    const queue = chunkQueue(bytesTotal, options);
     let bytesDone = 0;
     let filesDone = 0;
     try {

@@ -67,7 +67,13 @@ function bound(text: string | undefined | null, max: number): string | null {
 
 function oneLine(text: string | undefined | null): string {
   if (!text) return '';
-  // Flatten only what can be kept: summaries of 100 KB tool results are common.
+  // Flatten only what can be kept: summaries of 100 KB tool results are common. A head of twice the
+  // summary that still flattens to more than a summary starts with the same characters as any
+  // longer head would, so most texts are flattened that far only.
+  if (text.length > SUMMARY_CHARS * 2) {
+    const short = text.slice(0, SUMMARY_CHARS * 2).replace(/\s+/g, ' ').trim();
+    if (short.length > SUMMARY_CHARS) return `${short.slice(0, SUMMARY_CHARS - 1)}…`;
+  }
   const head = text.length > SUMMARY_CHARS * 4 ? text.slice(0, SUMMARY_CHARS * 4) : text;
   const flat = head.replace(/\s+/g, ' ').trim();
   return bound(flat, SUMMARY_CHARS) ?? '';

@@ -1,15 +1,17 @@
-// The queue of parse jobs: submitted in file order, their chunks handed back in the same order,
-// one chunk parsed ahead so compression on the thread pool overlaps parsing. (Worker threads
-// were measured in its place: no gain on 2 cores, 50–150 MB more RSS; docs/benchmarks.md.)
+// The queue of parse jobs on the writer's own thread: submitted in file order, their chunks handed
+// back in the same order, one chunk parsed ahead so compression on the thread pool overlaps
+// parsing. Large ingests parse on worker threads instead (parse-workers.ts); this one serves small
+// ones, where starting a worker costs more than it saves, and runs wherever no worker can.
 
 import type { EvidenceBlock } from '../store/store.js';
 import { ChunkParser, type ChunkResult, type ParseJob } from './chunk-parser.js';
+import type { ChunkQueue } from './parse-workers.js';
 
 /**
  * Parses on this thread, one chunk ahead: while a chunk's blocks compress on the thread pool,
  * the next chunk (of this file or the next submitted one) is already being parsed.
  */
-export class ParseQueue {
+export class ParseQueue implements ChunkQueue {
   private readonly queue: ParseJob[] = [];
   private current: { job: ParseJob; parser: ChunkParser } | null = null;
   private readonly chainStates = new Map<string, unknown>();
