@@ -66,3 +66,21 @@ export class VersionCache<V> {
     this.byStore.delete(store);
   }
 }
+
+/**
+ * `compute()`'s answer for `key`, kept in `cache` while the store's data version
+ * (Store.dataVersion) stays the same: for answers read from the whole store (usage reports,
+ * metrics, search). A store without a version (a wrapper, a test double) computes every time.
+ *
+ * @example
+ * const report = await keptWhileUnchanged(reports, store, JSON.stringify(args), () => buildIt(store, args));
+ */
+export async function keptWhileUnchanged<V>(
+  cache: VersionCache<V>,
+  store: { dataVersion?(): Promise<string | null> },
+  key: string,
+  compute: () => Promise<V>,
+): Promise<V> {
+  const version = store.dataVersion ? await store.dataVersion() : null;
+  return version === null ? compute() : cache.get(store, key, version, compute);
+}

@@ -360,6 +360,16 @@ export interface UsageSessionRow {
   format: Format;
 }
 
+/** A session's outcome and counts as the metrics aggregates read them (Store.sessionTallies). */
+export interface SessionTally extends UsageSessionRow {
+  status: SessionStatus;
+  /** As SessionRow.startedAt. */
+  startedAt: string | null;
+  llmCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+}
+
 /**
  * LLM calls (each counted once, by the summarisers' rule: src/usage/calls.ts) of one session, UTC
  * day, model, long-context side and recorded-cost presence, summed: prices are linear inside such
@@ -488,6 +498,17 @@ export interface Store {
    * call through sessionTimeline (src/usage/calls.ts), with the same figures.
    */
   usageCallGroups?(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
+  /**
+   * Optional: every session's SessionTally, in any order (one narrow read instead of listSessions'
+   * pages). A store without it is read through listSessions, with the same figures.
+   */
+  sessionTallies?(): Promise<SessionTally[]>;
+  /**
+   * Optional: a token that differs whenever a write has committed since it was read (from this
+   * connection or any other), so an answer computed from the whole store can be kept while it is
+   * unchanged (src/analysis/version-cache.ts). null, or no method: nothing may be kept.
+   */
+  dataVersion?(): Promise<string | null>;
   /** The team tokens kept in this store (its file or its schema). */
   tokens(): TokenTable;
   /** What sync remembers beside this store (sync-state.ts reads and writes it). */

@@ -16,6 +16,8 @@ import { LONG_CONTEXT_THRESHOLD } from '../usage/pricing.js';
 import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from './conformance/engines.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
+import { LATEST_SCHEMA } from './sqlite/migrations.js';
+import { PG_LATEST_SCHEMA } from './postgres/migrations.js';
 import type { UsageCallGroupRow } from './store.js';
 
 const unavailable = await postgresUnavailable();
@@ -142,7 +144,7 @@ describe('reasoning tokens on SQLite', () => {
 
     const upgraded = new SqliteStore(path);
     try {
-      expect((upgraded.db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number }).v).toBe(5);
+      expect((upgraded.db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number }).v).toBe(LATEST_SCHEMA);
       expect(sqliteCalls(upgraded.db)).toEqual(calls);
       expect(upgraded.db.prepare(SESSION_TOKENS).all()).toEqual(sessions);
       expect(await sortedGroups(upgraded)).toEqual(before);
@@ -323,7 +325,7 @@ describe.skipIf(unavailable !== null)('reasoning tokens on PostgreSQL', () => {
     const reopened = await PostgresStore.open(url);
     try {
       const { rows: versions } = await reopened.pool.query('SELECT max(version) AS v FROM schema_version');
-      expect(versions[0].v).toBe(4);
+      expect(versions[0].v).toBe(PG_LATEST_SCHEMA);
       expect(await postgresCalls(reopened)).toEqual(calls);
       expect(await sortedGroups(reopened)).toEqual(groups);
       expect((await reopened.pool.query(SESSION_TOKENS)).rows).toEqual(sessions);

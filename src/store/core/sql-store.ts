@@ -1,7 +1,8 @@
 // The Store's reads, written once over core/sql.ts: each engine's store extends this class with how
 // it opens, locks an ingest, searches message text, and keeps tokens and sync state.
 
-import type { Format } from '../../core/model.js';
+import type { Format, SessionStatus } from '../../core/model.js';
+import { keyToIso } from '../../core/time.js';
 import type { StoredEvent } from '../../core/events.js';
 import type {
   DefectQuery,
@@ -16,6 +17,7 @@ import type {
   MetadataHit,
   RawLineRow,
   SearchFilters,
+  SessionTally,
   SessionQuery,
   SessionRow,
   SourceFileRow,
@@ -236,5 +238,38 @@ export abstract class SqlStore implements Store {
 
   async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
     return readUsageCallGroups(this.sql, longContextThreshold);
+  }
+
+  async sessionTallies(): Promise<SessionTally[]> {
+    const rows = await this.sql.arrays('SELECT id, parent_id, project, project_path, format, status, started_at, llm_calls, tool_calls, tool_errors FROM sessions');
+    return rows.map((r) => ({
+      id: r[0] as string,
+      parentId: r[1] as string | null,
+      project: r[2] as string | null,
+      projectPath: r[3] as string | null,
+      format: r[4] as Format,
+      status: r[5] as SessionStatus,
+      startedAt: keyToIso(r[6] as string | null),
+      llmCalls: r[7] as number,
+      toolCalls: r[8] as number,
+      toolErrors: r[9] as number,
+    }));
+  }
+
+  async dataVersion(): Promise<string | null> {
+    if (this.engine === 'sqlite') {
+      // data_version moves when another connection commits; total_changes counts this one's own writes.
+      const row = await first<{ v: number; c: number }>(this.sql, 'SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c');
+      return row ? `${row.v}:${row.c}` : null;
+    }
+    // The server's WAL insert position: every commit advances it before it becomes visible, so a
+    // changed store always reads as a new version (unrelated writes do too, which only costs a miss).
+    // A standby in recovery cannot answer: nothing is kept there.
+    try {
+      const row = await first<{ v: string }>(this.sql, 'SELECT pg_current_wal_insert_lsn()::text AS v');
+      return row?.v ?? null;
+    } catch {
+      return null;
+    }
   }
 }

@@ -1,7 +1,10 @@
 // The usage_calls table: each session's LLM calls, one narrow row per call as its summariser chose
 // them (src/core/llm-calls.ts), written with the session's summary, so usage reports read a few
 // grouped rows instead of scanning every event (a 500 MB corpus: ~32,000 calls among ~280,000
-// events). The engine only stores and reads; each engine's migrations create the table.
+// events). Beside them, usage_call_days: the same calls summed per session and UTC day (model,
+// long-context side, recorded cost), written with them, so a report reads ~3,000 rows of a 1 GB
+// store instead of grouping ~65,000 calls on every call. The engine only stores and reads; each
+// engine's migrations create the tables.
 
 import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
@@ -9,10 +12,34 @@ import { keyToParts } from '../../core/time.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
 import { RowList, type Sql } from './sql.js';
 
-/** Replace the calls of these sessions. Call inside the transaction that saves their summaries. */
+/**
+ * The long-context threshold usage_call_days is cut at: the price table's (LONG_CONTEXT_THRESHOLD in
+ * src/usage/price-types.ts, which this layer cannot import; a test holds them equal). A report asking
+ * for another threshold groups usage_calls itself.
+ */
+export const DAYS_THRESHOLD = 200_000;
+
+/** The columns of usage_call_days, in the order groupedCalls selects them. */
+export const DAY_COLUMNS = 'sid, day, model, long_ctx, has_cost, calls, first_ms, last_ms, tok_in, tok_out, tok_cw, tok_cr, tok_cw1h, cost, tok_rs';
+
+/**
+ * usage_calls summed per session, UTC day, model, long-context side and recorded-cost presence, in
+ * DAY_COLUMNS order: what usage_call_days holds, and what a report reads. Integer division
+ * truncates toward zero on both engines: the same UTC days. `threshold` is a `$n` or a number.
+ */
+export function groupedCalls(floatSum: (expr: string) => string, threshold: string, where = ''): string {
+  return `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > ${threshold} AS long_ctx, cost IS NOT NULL AS has_cost,
+     count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), ${floatSum('tok_cw1h')}, ${floatSum('cost')}, sum(tok_rs)
+     FROM usage_calls ${where} GROUP BY 1, 2, 3, 4, 5`;
+}
+
+/** Replace the calls of these sessions, and their day groups. Call inside the transaction that saves their summaries. */
 export async function writeUsageCalls(sql: Sql, bySession: readonly { sid: number; calls: readonly LlmCall[] }[]): Promise<void> {
   if (bySession.length === 0) return;
-  await sql.run(`DELETE FROM usage_calls WHERE ${sql.dialect.inArray('sid', '$1', 'int')}`, [bySession.map((s) => s.sid)]);
+  const sids = bySession.map((s) => s.sid);
+  const these = sql.dialect.inArray('sid', '$1', 'int');
+  await sql.run(`DELETE FROM usage_calls WHERE ${these}`, [sids]);
+  await sql.run(`DELETE FROM usage_call_days WHERE ${these}`, [sids]);
   const rows = bySession.flatMap((s) =>
     s.calls.map((c) => {
       const [ms, ns] = c.tsKey === null ? [null, 0] : keyToParts(c.tsKey);
@@ -29,6 +56,8 @@ export async function writeUsageCalls(sql: Sql, bySession: readonly { sid: numbe
      ])} ORDER BY n`,
     [new RowList(rows)],
   );
+  // Summed by the engine from the rows just written, as a report used to sum them on every call.
+  await sql.run(`INSERT INTO usage_call_days (${DAY_COLUMNS}) ${groupedCalls(sql.dialect.floatSum, String(DAYS_THRESHOLD), `WHERE ${these}`)}`, [sids]);
 }
 
 /** Keys of the stored calls of these sessions: mirrors, or first-hand ones. */
@@ -46,13 +75,11 @@ export async function readUsageCallGroups(sql: Sql, threshold: number): Promise<
   const rows = await sql.arrays('SELECT sid, id, parent_id, project, project_path, format FROM sessions');
   const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
   const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
-  const sum = sql.dialect.floatSum;
-  const grouped = await sql.arrays(
-    `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > $1 AS long, cost IS NOT NULL AS has_cost,
-     count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), ${sum('tok_cw1h')}, ${sum('cost')}, sum(tok_rs)
-     FROM usage_calls GROUP BY 1, 2, 3, 4, 5`,
-    [threshold],
-  );
+  // The groups kept beside the calls (a few thousand rows) instead of grouping every call again.
+  const grouped =
+    threshold === DAYS_THRESHOLD
+      ? await sql.arrays(`SELECT ${DAY_COLUMNS} FROM usage_call_days`)
+      : await sql.arrays(groupedCalls(sql.dialect.floatSum, '$1'), [threshold]);
   const groups: UsageCallGroupRow[] = [];
   for (const g of grouped) {
     // Rows of a session no longer listed have no session row: no report counts them.

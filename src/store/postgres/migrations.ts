@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { StoreSchemaTooNew } from '../../core/errors.js';
 import { llmCalls } from '../../core/llm-calls.js';
 import { readSessionEvents } from '../core/session-events.js';
-import { writeUsageCalls } from '../core/usage-calls.js';
+import { DAY_COLUMNS, DAYS_THRESHOLD, groupedCalls, writeUsageCalls } from '../core/usage-calls.js';
 import { postgresSql } from './query.js';
 
 export interface PgMigration {
@@ -275,7 +275,38 @@ ALTER TABLE sessions ADD COLUMN own_reasoning bigint NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN total_reasoning bigint NOT NULL DEFAULT 0;
 ${USAGE_CALLS_REASONING}`,
   },
+  {
+    version: 5,
+    description: 'LLM calls summed per session and UTC day, for usage reports',
+    // As SQLite's migration 6: the groups a report read by grouping every call, kept beside the
+    // calls by the writer. Filled in a code step, after migration 3's when that one is pending.
+    sql: `CREATE TABLE IF NOT EXISTS usage_call_days (
+  sid integer NOT NULL,
+  day bigint,
+  model text COLLATE "C",
+  long_ctx boolean NOT NULL,
+  has_cost boolean NOT NULL,
+  calls bigint NOT NULL,
+  first_ms bigint,
+  last_ms bigint,
+  tok_in bigint NOT NULL,
+  tok_out bigint NOT NULL,
+  tok_cw bigint NOT NULL,
+  tok_cr bigint NOT NULL,
+  tok_cw1h double precision NOT NULL,
+  cost double precision,
+  tok_rs bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
+    run: fillUsageCallDays,
+  },
 ];
+
+/** The day groups of every stored call (migration 5). */
+async function fillUsageCallDays(client: pg.PoolClient): Promise<void> {
+  await client.query('DELETE FROM usage_call_days');
+  await client.query(`INSERT INTO usage_call_days (${DAY_COLUMNS}) ${groupedCalls(postgresSql(client).dialect.floatSum, String(DAYS_THRESHOLD))}`);
+}
 
 /** Rows for every session from its stored events, and every session marked dirty (migration 3). */
 async function fillUsageCalls(client: pg.PoolClient): Promise<void> {

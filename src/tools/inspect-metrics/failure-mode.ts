@@ -25,7 +25,7 @@ export function errorLabel(e: StoredEvent): string {
 }
 
 /** The failure mode of an errored or interrupted session from its own events; null otherwise. */
-export function failureMode(session: SessionRow, events: readonly StoredEvent[]): string | null {
+export function failureMode(session: Pick<SessionRow, 'status'>, events: readonly StoredEvent[]): string | null {
   if (session.status === 'interrupted') {
     const answered = answeredToolCalls(events);
     const pending = [...events].reverse().find((e) => e.kind === 'tool_call' && e.ids.toolCall !== undefined && !answered.has(e.ids.toolCall));

@@ -2,6 +2,7 @@
 // sessions table, one session's per-turn timeline, or aggregate statistics over a window of days.
 
 import { z } from 'zod';
+import { keptWhileUnchanged, VersionCache } from '../../analysis/version-cache.js';
 import { parseDateRange } from '../../core/date-range.js';
 import { InvalidArguments } from '../../core/errors.js';
 import { FORMATS } from '../../formats/registry.js';
@@ -42,6 +43,13 @@ const input = z
   })
   .strict();
 
+/**
+ * The recent table and the stats per store version, shared by concurrent identical calls (the
+ * page of the table is part of its key: its rows are read page by page; max_bytes is not).
+ */
+const recentTables = new VersionCache<Awaited<ReturnType<typeof recentSessions>>>();
+const statsAnswers = new VersionCache<Awaited<ReturnType<typeof aggregateStats>>>();
+
 export const inspectMetrics = defineTool({
   name: 'inspect_metrics',
   mcpSets: ['analyst'],
@@ -54,7 +62,8 @@ export const inspectMetrics = defineTool({
   async handler(args, { store }) {
     switch (args.view) {
       case 'recent': {
-        const { total, rows } = await recentSessions(store, args);
+        const key = JSON.stringify([args.format, args.project, args.limit, args.offset, args.redact]);
+        const { total, rows } = await keptWhileUnchanged(recentTables, store, key, () => recentSessions(store, args));
         const body = { view: args.view, ...page(total, args.limit, args.offset, rows.length), sessions: rows };
         return fitMaxBytes(body, 'sessions', args.max_bytes);
       }
@@ -75,7 +84,8 @@ export const inspectMetrics = defineTool({
         }
         const from = new Date(last - (args.days - 1) * DAY_MS).toISOString().slice(0, 10);
         const window = parseDateRange(`${from}:${until}`); // validates the day (2025-02-30 is refused)
-        const stats = await aggregateStats(store, { format: args.format, project: args.project, from: window.from, before: window.before, mode: args.cost_mode });
+        const options = { format: args.format, project: args.project, from: window.from, before: window.before, mode: args.cost_mode };
+        const stats = await keptWhileUnchanged(statsAnswers, store, JSON.stringify(options), () => aggregateStats(store, options));
         return { view: args.view, window: { from, until, days: args.days }, prices_as_of: PRICES_AS_OF, ...stats };
       }
     }

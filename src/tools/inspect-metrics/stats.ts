@@ -4,7 +4,7 @@
 
 import type { Format } from '../../core/model.js';
 import { SYNTHETIC_MODEL } from '../../formats/claude-code/usage.js';
-import type { SessionRow, Store } from '../../store/store.js';
+import type { SessionTally, Store } from '../../store/store.js';
 import { loadUsageCalls, topLevelOf } from '../../usage/calls.js';
 import { callCost, roundUsd, type CostMode } from '../../usage/cost.js';
 import { tokensView } from '../session-view.js';
@@ -22,8 +22,10 @@ export interface StatsOptions {
   mode: CostMode;
 }
 
-async function allSessions(store: Store): Promise<SessionRow[]> {
-  const out: SessionRow[] = [];
+/** Every session's tallies: one narrow read where the store offers it, else listSessions page by page. */
+async function allSessions(store: Store): Promise<SessionTally[]> {
+  if (store.sessionTallies) return store.sessionTallies();
+  const out: SessionTally[] = [];
   for (let offset = 0; ; offset += PAGE) {
     const { sessions } = await store.listSessions({ limit: PAGE, offset });
     out.push(...sessions);

@@ -2,6 +2,7 @@
 // message, id, agent, project) and its message text — with bounded excerpts, ranked and paged.
 
 import { z } from 'zod';
+import { keptWhileUnchanged, VersionCache } from '../../analysis/version-cache.js';
 import { parseDateRange } from '../../core/date-range.js';
 import { FORMATS } from '../../formats/registry.js';
 import { redactText } from '../../core/redact.js';
@@ -181,6 +182,12 @@ async function searchAlternatives(
   return { count: sum - (read - merged.length), matches: merged.slice(args.offset, args.offset + args.limit) };
 }
 
+/**
+ * Result pages per store version, shared by concurrent identical calls; keyed by every argument but
+ * max_bytes (cut from the kept page on each call), with a relative date range resolved to its days.
+ */
+const pages = new VersionCache<{ count: number; matches: Match[] }>();
+
 export const searchSessions = defineTool({
   name: 'search_sessions',
   mcpSets: ['core', 'analyst'],
@@ -203,10 +210,10 @@ export const searchSessions = defineTool({
     const understood = describeAlternatives(groups);
     const pattern = termPattern(groups.flat());
     const base = { project: args.project, format: args.format, startedFrom: range?.from, startedBefore: range?.before };
-    const { count, matches } =
-      groups.length > 1
-        ? await searchAlternatives(store, groups, base, args, pattern)
-        : await searchTerms(store, { ...base, terms: groups[0] ?? [] }, args, pattern);
+    const key = JSON.stringify([args.query, args.scope, base, args.limit, args.offset, args.context_lines, args.redact]);
+    const { count, matches } = await keptWhileUnchanged(pages, store, key, () =>
+      groups.length > 1 ? searchAlternatives(store, groups, base, args, pattern) : searchTerms(store, { ...base, terms: groups[0] ?? [] }, args, pattern),
+    );
     const body = { query: args.query, understood, ...page(count, args.limit, args.offset, matches.length), matches };
     return fitMaxBytes(body, 'matches', args.max_bytes);
   },

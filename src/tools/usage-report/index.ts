@@ -3,6 +3,7 @@
 // shipped in src/usage/pricing.ts.
 
 import { z } from 'zod';
+import { keptWhileUnchanged, VersionCache } from '../../analysis/version-cache.js';
 import { FORMATS } from '../../formats/registry.js';
 import { buildReport, GROUPINGS, ORDERS, resolveRange, type Grouping } from '../../usage/aggregate.js';
 import { buildBlocks, parseNow } from '../../usage/blocks.js';
@@ -69,6 +70,22 @@ const row = z
     'Session rows add session_id, format, project, first_activity, last_activity, subagents[]; project rows add project_path, sessions; block rows add start, end, actual_end, active, gap, burn_rate, projection.',
   );
 
+type Report = { rows: Record<string, unknown>[]; totals: unknown; since: string | null; until: string | null; now?: string };
+
+/** Reports kept per store: a whole report (every session row) can run to megabytes. */
+const KEPT_REPORTS = 16;
+
+/**
+ * Whole reports per store version, shared by concurrent identical calls; the page and max_bytes are
+ * cut from the kept report on each call, so they are not part of the key.
+ */
+const reports = new VersionCache<Report>(KEPT_REPORTS);
+
+/** Every argument that changes the whole report (not the page, not max_bytes). */
+function reportKey(a: z.infer<typeof input>): string {
+  return JSON.stringify([a.group_by, a.timezone, a.order, a.since, a.until, a.format, a.project, a.breakdown, a.mode, a.start_of_week, a.active, a.now]);
+}
+
 export const usageReport = defineTool({
   name: 'usage_report',
   mcpSets: ['core', 'analyst'],
@@ -100,13 +117,16 @@ export const usageReport = defineTool({
     resolveRange(args.since, args.until);
     checkTimeZone(args.timezone);
     const filters = { since: args.since, until: args.until, project: args.project, format: args.format, breakdown: args.breakdown, mode: args.mode, timeZone: args.timezone, order: args.order };
-    let report: { rows: Record<string, unknown>[]; totals: unknown; since: string | null; until: string | null; now?: string };
+    let report: Report;
     if (blocks) {
       const now = args.now === undefined ? Date.now() : parseNow(args.now);
       // Windows need each call's own time: the calls one by one, not the stored per-day groups.
-      report = buildBlocks(await loadEachUsageCall(store), { ...filters, now, activeOnly: args.active });
+      const build = async () => buildBlocks(await loadEachUsageCall(store), { ...filters, now, activeOnly: args.active });
+      // Without a given now the report moves with the clock: nothing to keep.
+      report = args.now === undefined ? await build() : await keptWhileUnchanged(reports, store, reportKey(args), build);
     } else {
-      report = buildReport(await loadUsageCalls(store, args.timezone), { ...filters, groupBy: args.group_by as Grouping, startOfWeek: args.start_of_week });
+      const build = async () => buildReport(await loadUsageCalls(store, args.timezone), { ...filters, groupBy: args.group_by as Grouping, startOfWeek: args.start_of_week });
+      report = await keptWhileUnchanged(reports, store, reportKey(args), build);
     }
     const items = report.rows.slice(args.offset, args.offset + args.limit);
     const body = {
