@@ -13,8 +13,21 @@ const BOTH_ENGINES = [
   'src/surfaces/access/tokens/token-store.test.ts',
 ];
 
-// Slow by design (each spends most of its time on a long corpus or a fault loop).
-const SLOW = ['src/runtime/parsers/streaming.test.ts', 'test/deep-json.test.ts', 'src/ingest/bad-input.test.ts'];
+// Slow by design (each spends most of its time on a long corpus, a fault loop, a killed child
+// process, a worker bundle or a store migrated across versions).
+const SLOW = [
+  'src/runtime/parsers/streaming.test.ts',
+  'test/deep-json.test.ts',
+  'src/ingest/bad-input.test.ts',
+  'src/formats/opencode/crash.test.ts',
+  'src/store/usage-calls.test.ts',
+  'src/store/usage-call-days.test.ts',
+  'src/ingest/parse-workers.test.ts',
+  'src/ingest/usage-pass-split.test.ts',
+  'src/runtime/recording/recorder.test.ts',
+  'src/surfaces/cli/refresh.test.ts',
+  'src/surfaces/cli/otel-command.test.ts',
+];
 
 // One smoke per surface, the short ones: the built CLI (what each command loads), MCP over stdio with
 // the SDK client, the viewer in chromium. HTTP is covered in-process by src/surfaces/http/*.test.ts.
@@ -27,6 +40,6 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/*.test.ts', ...SURFACE_SMOKES],
     exclude: [...BOTH_ENGINES, ...SLOW, 'node_modules/**', 'dist/**'],
     // Both cores: these tests share nothing (temp folders, their own stores, ephemeral ports).
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
   },
 });
