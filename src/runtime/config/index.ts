@@ -7,6 +7,7 @@ export {
   DEFAULT_TIMEOUT_MS,
   LOG_LEVEL_ENV,
   loadRuntimeConfig,
+  providerSettingsOf,
   resolveRuntimeConfig,
   RUNTIME_FLAGS,
   type RuntimeConfig,

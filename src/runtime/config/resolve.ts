@@ -2,6 +2,7 @@
 // over defaults. The flags are declared here once, so the CLI commands take them from this list.
 
 import { z } from 'zod';
+import type { ProviderSettings } from '../providers/factory.js';
 import { CUSTOM_PROVIDER_ID, DEFAULT_PROVIDER_ID } from '../providers/presets.js';
 import { DEFAULT_MAX_STEPS, LOG_LEVEL_ENV, RUNTIME_FLAGS, type RuntimeFlagName, type RuntimeFlagSpec, type RuntimeFlagValues } from './flags.js';
 import { configPath, loadConfigFile } from './load.js';
@@ -106,4 +107,21 @@ export function resolveRuntimeConfig(file: ConfigFile, flags: RuntimeFlagValues 
 /** The config file at its usual place (or `path`), then flags and environment over it. */
 export function loadRuntimeConfig(flags: RuntimeFlagValues = {}, env: Record<string, string | undefined> = process.env, path: string = configPath(env)): RuntimeConfig {
   return resolveRuntimeConfig(loadConfigFile(path).config, flags, env);
+}
+
+/** The provider part of the settings in force, as the provider factory takes it (createModelClient). */
+export function providerSettingsOf(config: RuntimeConfig): ProviderSettings {
+  return {
+    provider: config.provider,
+    ...(config.model ? { model: config.model } : {}),
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
+    ...(config.parser ? { parser: config.parser } : {}),
+    headers: config.headers,
+    local: config.local,
+    stream: config.stream,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+  };
 }

@@ -13,7 +13,7 @@ import { callCost } from '../../usage/cost.js';
 import { ActionExecutor, InspectionLedger, handlerToolSpecs, registryToolSpecs } from '../actions/index.js';
 import { agentProfile } from '../agents/profiles.js';
 import { loadSkills, withSkills } from '../agents/skills.js';
-import { loadRuntimeConfig, type RuntimeConfig, type RuntimeFlagValues } from '../config/index.js';
+import { loadRuntimeConfig, providerSettingsOf, type RuntimeConfig, type RuntimeFlagValues } from '../config/index.js';
 import { compactMessagesMultiStage, effectiveInputLimit, prepareModelMessages, resolveContextBudget, TokenLedger, type ContextBudgetSettings } from '../context/index.js';
 import { NodeExecutionEnv } from '../env/node-env.js';
 import { createRuntimeEventBus, parseAllowFlag, permissionHook } from '../events/index.js';
@@ -108,19 +108,7 @@ export async function buildRuntime(setup: RuntimeSetup): Promise<Runtime> {
   const { flags, env, mode } = setup;
   const config = loadRuntimeConfig(flags, env);
   const provider = createModelClient(
-    {
-      provider: config.provider,
-      ...(config.model ? { model: config.model } : {}),
-      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-      ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
-      ...(config.parser ? { parser: config.parser } : {}),
-      headers: config.headers,
-      local: config.local,
-      stream: config.stream,
-      timeoutMs: config.timeoutMs,
-      maxRetries: config.maxRetries,
-    },
+    providerSettingsOf(config),
     {
       env,
       onRetry: (notice) => setup.warn(`the provider call failed (${notice.error.message}); retry ${notice.attempt} in ${Math.round(notice.delayMs / 100) / 10} s`),

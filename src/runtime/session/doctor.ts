@@ -5,7 +5,7 @@
 
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { defaultSessionsRoot } from '../../formats/hindsight/index.js';
-import { configPath, loadConfigFile, resolveRuntimeConfig } from '../config/index.js';
+import { configPath, loadConfigFile, providerSettingsOf, resolveRuntimeConfig } from '../config/index.js';
 import { createModelClient } from '../providers/index.js';
 import type { AgentFlagValues } from './build-runtime.js';
 
@@ -39,19 +39,9 @@ export async function runDoctor(input: { flags: AgentFlagValues; env: NodeJS.Pro
 
   try {
     const config = resolveRuntimeConfig(fileConfig, input.flags, input.env);
+    // The probe answers quickly or not at all: a short timeout, no retries.
     const { client, metadata, normalizedConfig } = createModelClient(
-      {
-        provider: config.provider,
-        ...(config.model ? { model: config.model } : {}),
-        ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-        ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-        ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
-        ...(config.parser ? { parser: config.parser } : {}),
-        headers: config.headers,
-        local: config.local,
-        timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MS),
-        maxRetries: 0,
-      },
+      { ...providerSettingsOf(config), timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MS), maxRetries: 0 },
       { env: input.env },
     );
     add('provider', true, `${metadata.displayName} (${metadata.protocol}) at ${metadata.baseUrl}, model ${metadata.model}`);
