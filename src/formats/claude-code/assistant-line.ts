@@ -46,14 +46,21 @@ export function emitAssistant(scope: LineScope): void {
     scope.emit({ ...draft, part, ids: { ...ids, ...draft.ids }, attrs });
   });
 
-  // Remember tool calls until their results arrive (tool names for results, Task ↔ sidechain links).
+  rememberToolCalls(scope, blocks);
+}
+
+/**
+ * Remember an assistant line's tool calls until their results arrive (tool names for results,
+ * Task ↔ sidechain links). Server tools are answered inside the same message, so they never wait.
+ * The full parser and the usage pass (usage-lines.ts) both call this.
+ */
+export function rememberToolCalls(scope: LineScope, blocks: readonly Json[]): void {
   for (const block of blocks) {
     const id = asId(block.id);
     const name = asStr(block.name);
-    // Server tools are answered inside the same message, so they never wait.
     if (block.type !== 'tool_use' || !id || !name) continue;
     const task = TASK_TOOLS.has(name) ? taskFields(asObj(block.input)) : {};
-    addPending(state, {
+    addPending(scope.state, {
       id,
       name,
       sessionId: scope.sessionId ?? '',

@@ -16,14 +16,13 @@
 
 import { createRewindParser, REWIND_LEDGER } from '../rewind-ledger.js';
 import type { LineParser, ParserOptions, SourceFile, UsageLines } from '../importer.js';
-import { asId, asObj, asStr, contentBlocks } from './json-access.js';
+import { asId, asObj, contentBlocks } from './json-access.js';
 import type { LineScope } from './line-scope.js';
 import { readMetaDocument } from './meta-document.js';
 import { emitUnknown } from './other-lines.js';
 import { agentIdOfLedger, createClaudeCodeParser, handle, HANDLERS, layoutOf } from './parser.js';
-import { addPending, restoreState, snapshotState } from './parser-state.js';
-import { promptHash, TASK_TOOLS } from './sidechains.js';
-import { taskFields } from './tool-preview.js';
+import { restoreState, snapshotState } from './parser-state.js';
+import { rememberToolCalls } from './assistant-line.js';
 import { readUsage } from './usage.js';
 import { projectHead } from './huge-line.js';
 
@@ -45,21 +44,7 @@ function usageOfAssistant(scope: LineScope): void {
   if (lineUsage?.cacheWrite5m !== undefined) attrs.cacheWrite5m = lineUsage.cacheWrite5m;
   if (lineUsage?.cacheWrite1h !== undefined) attrs.cacheWrite1h = lineUsage.cacheWrite1h;
   scope.emit({ kind: 'llm_call', part: 0, actor: 'assistant', summary: '', attrs, ...(lineUsage && { usage: lineUsage.usage }) });
-  const blocks = Array.isArray(message.content) ? contentBlocks(message.content) : [];
-  for (const block of blocks) {
-    const id = asId(block.id);
-    const name = asStr(block.name);
-    if (block.type !== 'tool_use' || !id || !name) continue;
-    const task = TASK_TOOLS.has(name) ? taskFields(asObj(block.input)) : {};
-    addPending(state, {
-      id,
-      name,
-      sessionId: scope.sessionId ?? '',
-      ...(task.prompt !== undefined && { promptHash: promptHash(task.prompt) }),
-      ...(task.description !== undefined && { description: task.description }),
-      ...(task.subagentType !== undefined && { subagentType: task.subagentType }),
-    });
-  }
+  rememberToolCalls(scope, Array.isArray(message.content) ? contentBlocks(message.content) : []);
 }
 
 /** The transcript parser with assistant lines read for their usage only. */

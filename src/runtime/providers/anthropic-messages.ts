@@ -7,22 +7,11 @@ import type { ChatRequest, ChatResponse, ModelClient } from '../model/chat.js';
 import { anthropicRequestBody } from './anthropic-wire.js';
 import { AnthropicStreamAccumulator, readAnthropicMessage } from './anthropic-response.js';
 import { badResponseError, droppedStreamError, errorFromHttp, networkError, ProviderError, type ProviderErrorContext } from './errors.js';
-import { DEFAULT_RETRY_POLICY, withRetries, type Attempt, type RetryNotice, type RetryPolicy } from './retry.js';
+import type { ProviderClientOptions } from './client-options.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type Attempt, type RetryPolicy } from './retry.js';
 
-export interface AnthropicMessagesOptions {
-  providerId: string;
-  displayName?: string;
-  /** The SDK's baseURL: https://api.anthropic.com (no /v1; the SDK adds /v1/messages). */
-  baseUrl: string;
-  model: string;
-  apiKey?: string | null;
-  /** Only for error messages: where the key came from. */
-  apiKeyEnv?: string;
-  headers?: Record<string, string>;
-  stream?: boolean;
-  retry?: Partial<RetryPolicy>;
-  onRetry?: (notice: RetryNotice) => void;
-}
+/** baseUrl is the SDK's baseURL: https://api.anthropic.com (no /v1; the SDK adds /v1/messages). */
+export type AnthropicMessagesOptions = ProviderClientOptions;
 
 /** SDK errors as ProviderErrors; an abort is passed through so that withRetries names it (abort or timeout). */
 function fromSdkError(err: unknown, ctx: ProviderErrorContext): unknown {

@@ -2,34 +2,23 @@
 // llama.cpp, Ollama): POST {baseUrl}/chat/completions over fetch, streamed as SSE with the usage
 // chunk asked for, or one JSON body when streaming is off.
 
+import type { ProviderClientOptions } from './client-options.js';
 import type { ChatDelta, ChatRequest, ChatResponse, ModelClient } from '../model/chat.js';
 import { badResponseError, droppedStreamError, errorFromHttp, ProviderError, type ProviderErrorContext } from './errors.js';
 import { openAIRequestBody } from './openai-wire.js';
 import { OpenAIStreamAccumulator, readOpenAIJson, type RawOpenAIResponse } from './openai-response.js';
 import { createIdMinter } from './tool-arguments.js';
-import { DEFAULT_RETRY_POLICY, withRetries, type Attempt, type RetryNotice, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type Attempt, type RetryPolicy } from './retry.js';
 import { readSseEvents } from './sse.js';
 import { applyTextParser, ParsedDeltaFilter } from './text-tool-calls.js';
 
-export interface OpenAICompatibleOptions {
-  providerId: string;
-  displayName?: string;
-  /** Up to and including the version segment: http://127.0.0.1:8000/v1, https://api.openai.com/v1. */
-  baseUrl: string;
-  model: string;
+/** baseUrl runs up to and including the version segment: http://127.0.0.1:8000/v1, https://api.openai.com/v1. */
+export interface OpenAICompatibleOptions extends ProviderClientOptions {
   /** Sent as `Authorization: Bearer …` unless `headers` carries its own Authorization. */
   apiKey?: string | null;
-  /** Only for error messages: where the key came from. */
-  apiKeyEnv?: string;
-  headers?: Record<string, string>;
-  /** Stream (SSE) or ask for one JSON body. Default true. */
-  stream?: boolean;
   /** A parser id (src/runtime/parsers) for servers that return tool calls as text. */
   parser?: string | null;
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
-  retry?: Partial<RetryPolicy>;
-  /** Told before each retry (a streamed response restreams from its start). */
-  onRetry?: (notice: RetryNotice) => void;
   fetch?: typeof fetch;
 }
 
