@@ -21,6 +21,17 @@ describe('SQLite store', () => {
     await again.close();
   });
 
+  it('releases the ingest lock when the writer cannot be made', async () => {
+    const path = join(tempDir('hs-store-'), 'h.db');
+    const broken = new SqliteStore(path);
+    broken.db.close();
+    await expect(broken.beginIngest({ wait: false })).rejects.toThrow(/not open/);
+    const next = new SqliteStore(path);
+    const writer = await next.beginIngest({ wait: false });
+    await writer.release();
+    await next.close();
+  });
+
   it('upgrades a store of an earlier schema in place', async () => {
     const path = join(tempDir('hs-store-'), 'h.db');
     const raw = new Database(path);

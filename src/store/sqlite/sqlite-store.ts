@@ -61,7 +61,14 @@ export class SqliteStore extends SqlStore {
     // Loaded here: read commands (a tool call, a view) never pay for the ingest writer's modules.
     const { sqliteWriter } = await import('./sqlite-writer.js');
     const release = await acquireIngestLock(this.location, options);
-    return sqliteWriter(this.db, this.sql, release);
+    // A writer that cannot be made (a closed connection, a schema it cannot prepare against) must
+    // not leave the lock held: the next ingest would wait for a holder that is gone.
+    try {
+      return sqliteWriter(this.db, this.sql, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
   }
 
   async searchMessages(query: SearchFilters & { context?: number }): Promise<{ total: number; hits: MessageHit[] }> {
