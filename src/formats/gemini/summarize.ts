@@ -11,6 +11,7 @@
 import { eventTimeSpan } from '../../core/events.js';
 import { tokenTotal, type Defect, type SessionStatus, type TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
+import { eventTallies } from '../shared/event-tallies.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
 
 const QUIET_KINDS = new Set(['llm_call', 'compaction', 'warning', 'other', 'session_start']);
@@ -105,12 +106,7 @@ export function summarizeGemini(input: SummaryInput): SummaryOutput {
       models: usage.models,
       tokens: usage.tokens,
       llmCalls: usage.calls,
-      eventCount: events.length,
-      toolCalls: calls.length,
-      toolErrors: events.filter((e) => e.kind === 'tool_result' && e.toolStatus === 'error').length,
-      errors: events.filter((e) => e.kind === 'error').length,
-      warnings: events.filter((e) => e.kind === 'warning').length,
-      compactions: events.filter((e) => e.kind === 'compaction').length,
+      ...eventTallies(events),
       attrs: {
         // The thinking tokens Gemini wrote (tokens.reasoning holds them, with any unnamed remainder of a total).
         thoughtTokens: usage.thoughts,

@@ -11,6 +11,7 @@ import { eventTimeSpan } from '../../core/events.js';
 import { callTokens, llmCalls } from '../../core/llm-calls.js';
 import type { Defect, SessionStatus } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
+import { eventTallies } from '../shared/event-tallies.js';
 import type { StoredEvent, SummaryInput, SummaryOutput } from '../importer.js';
 import { FAILED_STATES } from './parser.js';
 import { turnEnds, unansweredCalls, userTurns } from './session-view.js';
@@ -70,12 +71,7 @@ export function summarizeHindsight(input: SummaryInput): SummaryOutput {
       models,
       tokens: callTokens(calls),
       llmCalls: calls.length,
-      eventCount: events.length,
-      toolCalls: events.filter((e) => e.kind === 'tool_call').length,
-      toolErrors: events.filter((e) => e.kind === 'tool_result' && e.toolStatus === 'error').length,
-      errors: events.filter((e) => e.kind === 'error').length,
-      warnings: events.filter((e) => e.kind === 'warning').length,
-      compactions: events.filter((e) => e.kind === 'compaction').length,
+      ...eventTallies(events),
       attrs: {
         // How the runtime was started (ask, chat, run): inspect_metrics shows it as the Mode column.
         mode: str('mode'),

@@ -5,6 +5,7 @@ import type { StoredEvent } from '../../core/events.js';
 import { callTokens, llmCalls } from '../../core/llm-calls.js';
 import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
+import { eventTallies } from '../shared/event-tallies.js';
 import type { SummaryInput, SummaryOutput } from '../importer.js';
 import { userTurns } from './turns.js';
 
@@ -82,12 +83,7 @@ export function summarizeOpenCode(input: SummaryInput): SummaryOutput {
       models,
       tokens,
       llmCalls: events.filter((e) => e.kind === 'llm_call').length,
-      eventCount: events.length,
-      toolCalls: events.filter((e) => e.kind === 'tool_call').length,
-      toolErrors: events.filter((e) => e.kind === 'tool_result' && e.toolStatus === 'error').length,
-      errors: events.filter((e) => e.kind === 'error').length,
-      warnings: events.filter((e) => e.kind === 'warning').length,
-      compactions: events.filter((e) => e.kind === 'compaction').length,
+      ...eventTallies(events),
       attrs: {
         unfinishedToolCalls: orphans.length,
         reasoningTokens: reasoning,
