@@ -22,7 +22,7 @@ import { measureReplay, measureSearch, measureUsage } from './analyst-bench.js';
 import { measureToolLatency } from './tool-latency.js';
 import type { Figure } from './figure.js';
 import { measureHttp } from './http-bench.js';
-import { measureMcp } from './mcp-bench.js';
+import { measureMcp, measureMcpTransports } from './mcp-bench.js';
 import { measureMcpSize } from './mcp-size-bench.js';
 import { measurePostgres } from './postgres-bench.js';
 import { measureSync } from './sync-bench.js';
@@ -171,6 +171,8 @@ for (const suffix of ['', '-wal', '-shm', '.ingest-lock']) rmSync(surfacesDb + s
 await fixtureStore(surfacesDb);
 figures.push(...(await measureHttp(surfacesDb, FIXTURE_SESSION, { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 30) })));
 figures.push(...(await measureMcp(surfacesDb)));
+// Per call, MCP over Streamable HTTP against the same calls over stdio (issue 17 target 6).
+figures.push(...(await measureMcpTransports(surfacesDb)));
 // What an agent pays in context: tools/list (default and full sets) and a default timeline page.
 figures.push(...(await measureMcpSize(surfacesDb)));
 // Team scale (PostgreSQL at HINDSIGHT_BENCH_PG / HINDSIGHT_TEST_PG): the 500 MB corpus ingested into

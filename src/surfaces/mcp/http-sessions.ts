@@ -7,8 +7,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Principal } from '../access/principal.js';
+import { JsonHttpTransport } from './json-http-transport.js';
 
 /** A session unused this long is closed (its client re-initializes on the 404 it then gets). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -21,7 +21,7 @@ export interface SessionTableOptions {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: JsonHttpTransport;
   server: Server;
   owner: string;
   lastUsed: number;
@@ -38,7 +38,7 @@ export function ownerOf(principal: Principal): string {
  * @example
  * const table = new SessionTable();
  * const transport = await table.open(principal, () => buildServer({ store, principal }));
- * await transport.handleRequest(req, res, body); // answers initialize with an Mcp-Session-Id
+ * transport.handlePost(req, res, body); // answers initialize with an Mcp-Session-Id
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
@@ -62,13 +62,11 @@ export class SessionTable {
    * A new session's transport, connected to `makeServer()`'s server. It joins the table when the
    * transport has answered the initialize request (that is when its id exists).
    */
-  async open(principal: Principal, makeServer: () => Server): Promise<StreamableHTTPServerTransport> {
+  async open(principal: Principal, makeServer: () => Server): Promise<JsonHttpTransport> {
     const server = makeServer();
     const owner = ownerOf(principal);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      // JSON responses rather than SSE: every answer is one message, and plain JSON is cheaper.
-      enableJsonResponse: true,
+    const transport: JsonHttpTransport = new JsonHttpTransport({
+      sessionId: randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, owner, lastUsed: Date.now() });
         this.evictOverflow();
@@ -80,7 +78,7 @@ export class SessionTable {
   }
 
   /** The transport of session `id` for `principal`, or null (unknown, expired or someone else's). */
-  find(id: string, principal: Principal): StreamableHTTPServerTransport | null {
+  find(id: string, principal: Principal): JsonHttpTransport | null {
     const s = this.sessions.get(id);
     if (!s || s.owner !== ownerOf(principal)) return null;
     s.lastUsed = Date.now();

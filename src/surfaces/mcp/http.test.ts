@@ -1,7 +1,7 @@
 // startMcpHttpServer on loopback with the SDK's own Streamable HTTP client: tools listed and
 // called, the bearer token enforced, DNS-rebinding Hosts refused, non-loopback without a token
 // refused; a client's session reused for its calls, ended by DELETE or when idle; raw calls
-// without a session still answered.
+// without a session still answered; idle connections kept for calls seconds apart.
 
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/registry.js';
 import type { Store } from '../../store/store.js';
-import { startMcpHttpServer, type McpHttpServer } from './http.js';
+import { KEEP_ALIVE_MS, startMcpHttpServer, type McpHttpServer } from './http.js';
 import { CC_SESSION, fixtureStore } from './test-store.js';
 
 let store: Store;
@@ -115,6 +115,12 @@ describe('startMcpHttpServer', () => {
     const get = await post(open.url, {}, 'GET');
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('POST');
+  });
+
+  it('keeps an idle connection open for KEEP_ALIVE_MS, so calls seconds apart reuse it', async () => {
+    const init = await post(open.url, {});
+    expect(init.headers['keep-alive']).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    expect(KEEP_ALIVE_MS).toBeGreaterThanOrEqual(60_000);
   });
 
   it('refuses to listen on a non-loopback host without a token', async () => {

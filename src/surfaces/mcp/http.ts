@@ -1,13 +1,13 @@
 // The MCP server over Streamable HTTP on node:http. A client that initializes gets a session
 // (http-sessions.ts): its server and transport live on, so each later call is one HTTP exchange
-// (a fresh server and transport per POST cost 2–5× stdio per call). A POST that is neither an
+// (a fresh server and transport per POST cost 2–5× stdio per call), answered by
+// json-http-transport.ts straight on node's request and response. A POST that is neither an
 // initialize nor part of a session is still answered statelessly by a server made for it, so raw
 // JSON-RPC clients that never initialize keep working.
 
 import { assertServable } from '../server-process.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { HindsightError } from '../../core/errors.js';
 import type { AnyTool, ToolContext } from '../../tools/tool.js';
 import { createAuthorizer } from '../access/authorize.js';
@@ -17,6 +17,8 @@ import { buildServer } from './server.js';
 import { programName } from '../../core/package-info.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SessionTable } from './http-sessions.js';
+import { JsonHttpTransport } from './json-http-transport.js';
+import { sendJsonRpcError } from './json-reply.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MCP_PORT = 7437;
@@ -43,6 +45,13 @@ export interface McpHttpOptions extends ToolContext {
   maxSessions?: number;
 }
 
+/**
+ * How long an idle client connection stays open (node's default is 5 s). An agent's calls are
+ * seconds apart (the model thinks in between), so with 5 s most calls would pay a new connection;
+ * fetch (undici) keeps its side open as long as the Keep-Alive header this sets allows.
+ */
+export const KEEP_ALIVE_MS = 120_000;
+
 /** The largest JSON-RPC body read (tool arguments are small; this only bounds a hostile client). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const SESSION_HEADER = 'mcp-session-id';
@@ -52,10 +61,8 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
-}
+/** A refusal of this server's own (the transport words the protocol's). */
+const refuse = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) => sendJsonRpcError(res, status, -32000, message, headers);
 
 /** The request body, or null when it is larger than MAX_BODY_BYTES. */
 async function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -99,12 +106,12 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== MCP_PATH) {
-      sendJsonRpcError(res, 404, `Nothing at ${path}: the MCP endpoint is ${MCP_PATH}.`);
+      refuse(res, 404, `Nothing at ${path}: the MCP endpoint is ${MCP_PATH}.`);
       return;
     }
     const hostHeader = req.headers.host ?? '';
     if (!hostAllowed(hostHeader)) {
-      return sendJsonRpcError(
+      return refuse(
         res,
         403,
         `Host "${hostHeader}" is not allowed: this MCP server listens on loopback and only answers requests addressed to localhost, 127.0.0.1 or [::1] (a page on another name could be a DNS-rebinding attack).`,
@@ -115,52 +122,49 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       access = await authorize(req.headers.authorization);
     } catch (err) {
       // The token table lives in the store: a store that went away is its own answer (503), not a bug.
-      if (err instanceof HindsightError) return sendJsonRpcError(res, 503, err.message);
+      if (err instanceof HindsightError) return refuse(res, 503, err.message);
       throw err;
     }
-    if (!access.ok) return sendJsonRpcError(res, access.status, access.message, { 'www-authenticate': `Bearer realm="${programName()}"` });
+    if (!access.ok) return refuse(res, access.status, access.message, { 'www-authenticate': `Bearer realm="${programName()}"` });
     const principal = access.principal;
     const make = () => buildServer({ ...ctx, principal, onInternalError: options.onInternalError, tools: options.tools, fullListing: options.fullListing });
     const sessionId = req.headers[SESSION_HEADER];
     if (req.method !== 'POST' && !(req.method === 'DELETE' && typeof sessionId === 'string')) {
       // No server-initiated stream (GET): every answer goes back on its own POST.
-      return sendJsonRpcError(res, 405, `${req.method} is not supported: this MCP server answers POST ${MCP_PATH} (and DELETE of a session).`, { allow: 'POST' });
+      return refuse(res, 405, `${req.method} is not supported: this MCP server answers POST ${MCP_PATH} (and DELETE of a session).`, { allow: 'POST' });
     }
     let body: JSONRPCMessage | JSONRPCMessage[] | undefined;
     if (req.method === 'POST') {
-      // Read here rather than by the transport: node's stream is cheaper than the web-stream copy
-      // the SDK would make, and the body says whether a session starts.
+      // Read and parsed here, before any transport: the body says whether a session starts.
       const bytes = await readBody(req);
-      if (bytes === null) return sendJsonRpcError(res, 413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      if (bytes === null) return refuse(res, 413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
       try {
         body = JSON.parse(bytes.toString('utf8')) as JSONRPCMessage | JSONRPCMessage[];
       } catch (err) {
-        const error = JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${(err as Error).message}` }, id: null });
-        res.writeHead(400, { 'content-type': 'application/json' }).end(error);
-        return;
+        return sendJsonRpcError(res, 400, -32700, `Parse error: ${(err as Error).message}`);
       }
     }
     if (typeof sessionId === 'string') {
       const transport = sessions.find(sessionId, principal);
-      if (!transport) return sendJsonRpcError(res, 404, `No MCP session ${sessionId} here (it ended, expired after being idle, or belongs to another token): initialize a new one.`);
-      return transport.handleRequest(req, res, body);
+      if (!transport) return refuse(res, 404, `No MCP session ${sessionId} here (it ended, expired after being idle, or belongs to another token): initialize a new one.`);
+      return req.method === 'DELETE' ? transport.handleDelete(req, res) : transport.handlePost(req, res, body);
     }
     // The principal decides the store (a team token sees its projects) and the read-only rules.
-    if (opensSession(body)) return (await sessions.open(principal, make)).handleRequest(req, res, body);
+    if (opensSession(body)) return (await sessions.open(principal, make)).handlePost(req, res, body);
     // Stateless: a server and transport for this one request.
     const server = make();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new JsonHttpTransport();
     res.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    transport.handlePost(req, res, body);
   }
 
-  const http = createServer((req, res) => {
+  const http = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJsonRpcError(res, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) refuse(res, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
       else res.end();
     });
   });
