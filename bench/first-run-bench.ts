@@ -6,11 +6,22 @@
 // then ingests before it exits: both times are reported, the answer's (stdout complete) and the
 // exit's. Its answer is checked against the warm run's (the numbers a full ingest gives).
 //
+// Then every grouping warm (issue 17, target 3): daily, weekly, monthly, session and blocks, each
+// with and without --breakdown, against ccusage's same report (`ccusage GROUP --json --offline`;
+// with --breakdown, `ccusage claude GROUP --breakdown`, since ccusage 20's all-agent reports have
+// no breakdown), interleaved round by round (ours, the build of BENCH_BEFORE_BIN if given,
+// ccusage), medians of the exit times.
+//
 // Run after a build: node dist/bench/first-run-bench.js [CONFIG_DIR]
 // Without CONFIG_DIR a corpus of BENCH_FIRST_RUN_MB (default 300) MB is generated (seed 1).
+// BENCH_HOME: a home whose default store an earlier first run made (kept, not removed): the first
+//   run is skipped and only the warm groupings are measured.
+// BENCH_WARM_ROUNDS: rounds of the warm groupings (default 3 with BENCH_HOME, else 0: none).
+// BENCH_WARM_GROUPS: the groupings to measure, comma-separated (default all five).
+// BENCH_BEFORE_BIN: another build's bin/hindsight (e.g. HEAD's), timed in the same rounds.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateClaudeCode } from './generators/claude-code.js';
@@ -63,6 +74,68 @@ function theirDays(json: string): unknown[] {
   return rows.map((r) => [r.period ?? r.date, r.inputTokens, r.outputTokens, r.cacheCreationTokens, r.cacheReadTokens, Math.round((r.totalCost as number) * 100)]);
 }
 
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const ratio = (a: number, b: number) => +(a / b).toFixed(2);
+
+const GROUPINGS = ['daily', 'weekly', 'monthly', 'session', 'blocks'];
+
+interface WarmCase {
+  name: string;
+  ours: string[];
+  theirs: string[];
+}
+
+/** Each grouping with and without --breakdown, as our command line and ccusage's same report. */
+function warmCases(groups: readonly string[]): WarmCase[] {
+  return groups.flatMap((g) => [
+    { name: g, ours: ['usage', g, '--json'], theirs: [g, '--json', '--offline'] },
+    {
+      name: `${g} --breakdown`,
+      ours: ['usage', g, '--json', '--breakdown'],
+      // ccusage 20's all-agent daily/weekly/monthly/session reports have no --breakdown; its Claude Code ones do.
+      theirs: g === 'blocks' ? [g, '--json', '--offline', '--breakdown'] : ['claude', g, '--json', '--offline', '--breakdown'],
+    },
+  ]);
+}
+
+interface WarmFigure {
+  report: string;
+  ours_s: number;
+  before_s?: number;
+  ccusage_s: number;
+  /** ccusage's time over ours: how many times faster ours is (target ≥ 4). */
+  times_faster: number;
+  before_times_faster?: number;
+}
+
+/** Every case, `rounds` times, interleaved: ours, before (if given), ccusage; medians of the exit times. */
+async function warmGroupings(cases: readonly WarmCase[], rounds: number, env: NodeJS.ProcessEnv, before: string | undefined): Promise<WarmFigure[]> {
+  const times = cases.map(() => ({ ours: [] as number[], before: [] as number[], theirs: [] as number[] }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, c] of cases.entries()) {
+      times[i]!.ours.push((await timed(process.execPath, [BIN, ...c.ours], env)).exitS);
+      if (before) times[i]!.before.push((await timed(process.execPath, [before, ...c.ours], env)).exitS);
+      times[i]!.theirs.push((await timed(CCUSAGE, c.theirs, env)).exitS);
+    }
+    process.stderr.write(`warm round ${r + 1}/${rounds} done\n`);
+  }
+  return cases.map((c, i) => {
+    const t = times[i]!;
+    const ours = median(t.ours);
+    const theirs = median(t.theirs);
+    const figure: WarmFigure = { report: c.name, ours_s: +ours.toFixed(3), ccusage_s: +theirs.toFixed(3), times_faster: ratio(theirs, ours) };
+    if (before) {
+      figure.before_s = +median(t.before).toFixed(3);
+      figure.before_times_faster = ratio(theirs, median(t.before));
+    }
+    return figure;
+  });
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'hs-first-run-'));
   let config = process.argv[2];
@@ -73,13 +146,44 @@ async function main(): Promise<void> {
     const stats = generateClaudeCode(config, { targetBytes: mb * 1e6, seed: 1 });
     process.stderr.write(`generated ${(stats.bytes / 1e6).toFixed(0)} MB in ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   }
-  const home = join(work, 'home');
+  const given = process.env.BENCH_HOME;
+  const home = given ? resolve(given) : join(work, 'home');
   // A machine with no store and no other agent's logs: HOME and XDG_DATA_HOME are empty folders.
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), CLAUDE_CONFIG_DIR: config, TZ: 'UTC' };
   delete env.HINDSIGHT_DB;
   for (const k of ['CODEX_HOME', 'GEMINI_DATA_DIR', 'OPENCODE_DATA_DIR']) delete env[k];
-  spawnSync('mkdir', ['-p', home]);
+  mkdirSync(home, { recursive: true });
+  // Without BENCH_HOME the bench stays target 2's (the first run), unless rounds are asked for.
+  const rounds = Number(process.env.BENCH_WARM_ROUNDS ?? (given ? 3 : 0));
+  const groups = process.env.BENCH_WARM_GROUPS ? process.env.BENCH_WARM_GROUPS.split(',').map((g) => g.trim()) : GROUPINGS;
+  const before = process.env.BENCH_BEFORE_BIN ? resolve(process.env.BENCH_BEFORE_BIN) : undefined;
+  let figures: Record<string, unknown> = { corpus: config };
+  if (!given) figures = { ...figures, ...(await firstRun(env)) };
+  if (rounds > 0) {
+    const warm = await warmGroupings(warmCases(groups), rounds, env, before);
+    figures.warm_rounds = rounds;
+    figures.warm = warm;
+    process.stderr.write(`${warmTable(warm)}\n`);
+  }
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  if (!process.argv[2] && existsSync(work)) rmSync(work, { recursive: true, force: true });
+  else if (!given) rmSync(home, { recursive: true, force: true });
+}
 
+/** The warm figures as a Markdown table. */
+function warmTable(warm: readonly WarmFigure[]): string {
+  const withBefore = warm.some((w) => w.before_s !== undefined);
+  const head = withBefore ? '| report | ours | before | ccusage 20 | ours: × faster | before: × faster |' : '| report | ours | ccusage 20 | × faster |';
+  const rows = warm.map((w) =>
+    withBefore
+      ? `| ${w.report} | ${w.ours_s.toFixed(2)} s | ${w.before_s!.toFixed(2)} s | ${w.ccusage_s.toFixed(2)} s | ${w.times_faster} | ${w.before_times_faster} |`
+      : `| ${w.report} | ${w.ours_s.toFixed(2)} s | ${w.ccusage_s.toFixed(2)} s | ${w.times_faster} |`,
+  );
+  return [head, head.replace(/[^|]+/g, '---'), ...rows].join('\n');
+}
+
+/** The first run against ccusage, then the warm daily report against ccusage again (target 2's figures). */
+async function firstRun(env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
   const ccusage = () => timed(CCUSAGE, ['daily', '--json', '--offline'], env);
   const ours = () => timed(process.execPath, [BIN, 'usage', 'daily', '--json'], env);
 
@@ -90,9 +194,7 @@ async function main(): Promise<void> {
 
   const same = JSON.stringify(JSON.parse(first.stdout).rows) === JSON.stringify(JSON.parse(warm.stdout).rows);
   const asCcusage = JSON.stringify(ourDays(first.stdout)) === JSON.stringify(theirDays(ccFirst.stdout));
-  const ratio = (a: number, b: number) => +(a / b).toFixed(2);
-  const figures = {
-    corpus: config,
+  return {
     ccusage_s: +ccFirst.exitS.toFixed(2),
     first_answer_s: +first.answerS.toFixed(2),
     first_answer_ratio: ratio(first.answerS, ccFirst.exitS),
@@ -104,9 +206,6 @@ async function main(): Promise<void> {
     first_answer_equals_full_ingest: same,
     days_equal_ccusage: asCcusage,
   };
-  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
-  if (!process.argv[2] && existsSync(work)) rmSync(work, { recursive: true, force: true });
-  else rmSync(home, { recursive: true, force: true });
 }
 
 await main();

@@ -19,6 +19,23 @@ const LOADERS = {
 
 export type KnownFormat = keyof typeof LOADERS;
 
+/**
+ * Each format's defaultRoots alone, from the small module that defines it, without the rest of the
+ * format's folder (its parser, summariser, profile): a report on the default store asks every
+ * format for its roots before each answer (src/surfaces/cli/refresh-stamp.ts), and loading the
+ * seven folders for that cost more than the rest of the check. registry.test.ts holds each to be
+ * the importer's own defaultRoots.
+ */
+const DEFAULT_ROOTS = {
+  hindsight: async () => (await import('./hindsight/roots.js')).hindsightDefaultRoots,
+  'control-plane': async () => (await import('./control-plane/discover.js')).rootsFromEnv,
+  amplifier: async () => (await import('./amplifier/default-roots.js')).amplifierDefaultRoots,
+  opencode: async () => (await import('./opencode/roots.js')).openCodeDefaultRoots,
+  gemini: async () => (await import('./gemini/default-roots.js')).geminiDefaultRoots,
+  codex: async () => (await import('./codex/roots.js')).codexDefaultRoots,
+  'claude-code': async () => (await import('./claude-code/roots.js')).defaultClaudeRoots,
+} satisfies Record<KnownFormat, () => Promise<Importer['defaultRoots']>>;
+
 /** Every format id, in detection order. */
 export const FORMATS = Object.keys(LOADERS) as [KnownFormat, ...KnownFormat[]];
 
@@ -53,6 +70,11 @@ export function importerFor(format: string): Importer {
   if (found) return found;
   if (!isKnown(format)) throw UnknownFormat(format, [...FORMATS]);
   throw new Error(`the ${format} importer is not loaded yet: await loadImporters() before parsing`);
+}
+
+/** Every format's defaultRoots (as its importer's), in detection order, without loading the formats' folders. */
+export async function loadDefaultRootFinders(): Promise<{ format: KnownFormat; defaultRoots: Importer['defaultRoots'] }[]> {
+  return Promise.all(FORMATS.map(async (format) => ({ format, defaultRoots: await DEFAULT_ROOTS[format]() })));
 }
 
 /** The format whose layout `path` has, or null. */

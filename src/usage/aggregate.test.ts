@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { HindsightError } from '../core/errors.js';
-import { toTimeKey } from '../core/time.js';
 import { buildReport, type ReportOptions } from './aggregate.js';
 import type { UsageCall } from './calls.js';
 
 function call(sessionId: string, ts: string | null, model: string | null, input: number, extra: Partial<UsageCall> = {}): UsageCall {
-  const tsKey = ts === null ? null : toTimeKey(ts);
+  const tsMs = ts === null ? null : Date.parse(ts);
   return {
     calls: 1,
     sessionId,
@@ -13,9 +12,8 @@ function call(sessionId: string, ts: string | null, model: string | null, input:
     format: 'claude-code',
     project: sessionId.startsWith('b') ? 'proj-b' : 'proj-a',
     projectPath: sessionId.startsWith('b') ? '/home/u/b' : '/home/u/a',
-    tsMs: tsKey === null ? null : Date.parse(ts!),
-    tsKey,
-    lastKey: tsKey,
+    tsMs,
+    lastMs: tsMs,
     long: null,
     model,
     tokens: { input, output: 10, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 100 },

@@ -2,7 +2,6 @@
 // or a chosen time zone), by top-level session (sub-agents folded in and listed), or by project.
 
 import { InvalidArguments } from '../core/errors.js';
-import { keyToIso } from '../core/time.js';
 import type { UsageCall } from './calls.js';
 import { callCost, roundUsd, type CostMode } from './cost.js';
 import { addDays, checkTimeZone, dayIn, DEFAULT_TIME_ZONE, weekdayOf } from './time-zone.js';
@@ -72,8 +71,9 @@ export class Acc {
   costed = 0;
   readonly unpriced = new Set<string>();
   readonly models = new Set<string>();
-  first: string | null = null;
-  last: string | null = null;
+  /** Milliseconds of the first and the last call (numbers, not time keys: a group's keys would be made for nothing but this). */
+  first: number | null = null;
+  last: number | null = null;
 
   add(c: UsageCall, usd: number | null, unpriced: boolean): void {
     const t = c.tokens;
@@ -89,9 +89,9 @@ export class Acc {
       this.usd += usd;
       this.costed += c.calls;
     } else if (unpriced) this.unpriced.add(model);
-    if (c.tsKey !== null) {
-      if (this.first === null || c.tsKey < this.first) this.first = c.tsKey;
-      if (this.last === null || c.lastKey! > this.last) this.last = c.lastKey;
+    if (c.tsMs !== null) {
+      if (this.first === null || c.tsMs < this.first) this.first = c.tsMs;
+      if (this.last === null || c.lastMs! > this.last) this.last = c.lastMs;
     }
   }
 
@@ -204,8 +204,8 @@ export function buildReport(all: UsageCall[], o: ReportOptions): Report {
       row.session_id = key;
       row.format = g.sample.format;
       row.project = g.sample.project;
-      row.first_activity = keyToIso(g.acc.first);
-      row.last_activity = keyToIso(g.acc.last);
+      row.first_activity = isoOf(g.acc.first);
+      row.last_activity = isoOf(g.acc.last);
       row.subagents = [...g.subagents.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([id, acc]) => ({ session_id: id, ...acc.figures() }));
@@ -228,6 +228,9 @@ export function buildReport(all: UsageCall[], o: ReportOptions): Report {
   else rows.sort(o.order === 'desc' ? (a, b) => -byKey(a, b) : byKey);
   return { rows, totals: { ...totals.figures(), undated_calls: undated }, since, until };
 }
+
+/** ISO 8601 of a time in milliseconds, as keyToIso writes a time key. */
+const isoOf = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 function byKey(a: ReportRow, b: ReportRow): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;

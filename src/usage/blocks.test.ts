@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { HindsightError } from '../core/errors.js';
-import { toTimeKey } from '../core/time.js';
 import { buildBlocks, nowProblem, parseNow, type BlockOptions } from './blocks.js';
 import type { UsageCall } from './calls.js';
 
@@ -8,7 +7,7 @@ const SONNET = 'claude-sonnet-4-5-20250929';
 
 /** One call: 10,000 input, 2,000 output and 3,000 cache-read tokens unless `extra` says otherwise ($0.0609 on Sonnet 4.5). */
 function call(ts: string | null, extra: Partial<UsageCall> = {}): UsageCall {
-  const tsKey = ts === null ? null : toTimeKey(ts);
+  const tsMs = ts === null ? null : Date.parse(ts);
   return {
     calls: 1,
     sessionId: 's1',
@@ -16,9 +15,8 @@ function call(ts: string | null, extra: Partial<UsageCall> = {}): UsageCall {
     format: 'claude-code',
     project: 'proj-a',
     projectPath: '/home/u/a',
-    tsMs: ts === null ? null : Date.parse(ts),
-    tsKey,
-    lastKey: tsKey,
+    tsMs,
+    lastMs: tsMs,
     long: null,
     model: SONNET,
     tokens: { input: 10_000, output: 2_000, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 3_000 },

@@ -10,12 +10,12 @@
 // session by session through sessionTimeline, with the same figures.
 
 import { tokenTotal, type Format, type TokenCounts } from '../core/model.js';
-import { keyToParts, partsToKey } from '../core/time.js';
+import { keyToParts } from '../core/time.js';
 import type { Store, UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
 import type { CallTokens } from './cost.js';
 import { finiteNumber, recordedUsd } from './event-cost.js';
 import { LONG_CONTEXT_THRESHOLD } from './pricing.js';
-import { dayIn, DEFAULT_TIME_ZONE } from './time-zone.js';
+import { dayIn, DEFAULT_TIME_ZONE, isOffsetFree } from './time-zone.js';
 
 /**
  * One LLM call, or (from Store.usageCallGroups) several calls of one session, UTC day, model, long-context side
@@ -32,11 +32,10 @@ export interface UsageCall {
   /** Project of the top-level session (slug folder or plane root) and its real path. */
   project: string | null;
   projectPath: string | null;
-  /** Time of the (first) call; null when it has none. */
+  /** Time of the (first) call in milliseconds; null when it has none. */
   tsMs: number | null;
-  tsKey: string | null;
-  /** Time of the last call of a group (= tsKey for one call). */
-  lastKey: string | null;
+  /** Time of the last call of a group (= tsMs for one call). Milliseconds are all a report shows of a time. */
+  lastMs: number | null;
   model: string | null;
   tokens: CallTokens;
   /** Whether the calls' prompts were over LONG_CONTEXT_THRESHOLD; null: decide from the tokens (one call). */
@@ -107,13 +106,11 @@ function makeCall(
   session: SessionInfo,
   root: SessionInfo,
   tsMs: number | null,
-  tsNs: number,
   model: string | null,
   t: TokenCounts,
   cw1h: unknown,
   cost: unknown,
 ): UsageCall {
-  const tsKey = tsMs === null ? null : partsToKey(tsMs, tsNs);
   return {
     calls: 1,
     sessionId: session.id,
@@ -122,8 +119,7 @@ function makeCall(
     project: root.project,
     projectPath: root.projectPath,
     tsMs,
-    tsKey,
-    lastKey: tsKey,
+    lastMs: tsMs,
     long: null,
     model,
     tokens: { input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheWrite1h: finiteNumber(cw1h) ?? 0, cacheRead: t.cacheRead, reasoning: t.reasoning ?? 0 },
@@ -164,9 +160,7 @@ function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroup
       project: root.project,
       projectPath: root.projectPath,
       tsMs: g.firstMs,
-      // Milliseconds are all a report shows of a time; the nanoseconds are left at zero.
-      tsKey: g.firstMs === null ? null : partsToKey(g.firstMs, 0),
-      lastKey: g.lastMs === null ? null : partsToKey(g.lastMs, 0),
+      lastMs: g.lastMs,
       long: g.long,
       model: g.model,
       tokens: { input: g.input, output: g.output, cacheWrite: g.cacheWrite, cacheWrite1h: g.cacheWrite1h, cacheRead: g.cacheRead, reasoning: g.reasoning },
@@ -193,7 +187,7 @@ async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<Usag
       if (!e.usage) return;
       const u = e.usage;
       const [tsMs, tsNs] = e.tsKey === null ? [null, 0] : keyToParts(e.tsKey);
-      const call = makeCall(s, roots.get(s.id)!, tsMs, tsNs, u.model, u, e.attrs.cacheWrite1h, e.attrs.costUsd);
+      const call = makeCall(s, roots.get(s.id)!, tsMs, u.model, u, e.attrs.cacheWrite1h, e.attrs.costUsd);
       chooser.add(s.id, u.key, { call, total: tokenTotal(u), tsNs, order });
     });
   }
@@ -217,7 +211,7 @@ export async function loadEachUsageCall(store: Store): Promise<UsageCall[]> {
 export async function loadUsageCalls(store: Store, timeZone: string = DEFAULT_TIME_ZONE): Promise<UsageCall[]> {
   if (!store.usageCallGroups) return fromStore(store);
   const found = await store.usageCallGroups(LONG_CONTEXT_THRESHOLD);
-  if (timeZone === DEFAULT_TIME_ZONE) return fromGroups(found);
+  if (isOffsetFree(timeZone)) return fromGroups(found);
   const straddling = new Set(
     found.groups
       .filter((g) => g.firstMs !== null && g.lastMs !== null && dayIn(g.firstMs, timeZone) !== dayIn(g.lastMs, timeZone))

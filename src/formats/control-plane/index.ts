@@ -14,7 +14,7 @@ export const controlPlane = defineImporter({
   format: 'control-plane',
   description: 'Control Plane v2 plane roots: HO2/HO1/HOT ledgers with rotated segments, hash chains verified on import.',
   detect: (path) => isPlaneRoot(path),
-  defaultRoots: (env) => rootsFromEnv(env),
+  defaultRoots: rootsFromEnv,
   discover: (root, rootNotes) => discoverPlane(root, rootNotes),
   createParser: (file, options) => createControlPlaneParser(file, options),
   summarize: (input) => summarizePlaneSession(input),

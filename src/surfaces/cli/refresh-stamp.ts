@@ -45,12 +45,13 @@ export function stampPath(dbPath: string): string {
 
 /** The default roots this environment names, as ingest resolves them (real paths; missing ones left out). */
 export async function defaultRootsNow(env: NodeJS.ProcessEnv, home: string): Promise<DefaultRoot[]> {
-  const { loadImporters } = await import('../../formats/registry.js');
+  // Only the formats' roots modules: a report on an up-to-date store never loads a format's parser.
+  const { loadDefaultRootFinders } = await import('../../formats/registry.js');
   const roots: DefaultRoot[] = [];
-  for (const importer of await loadImporters()) {
-    for (const root of await importer.defaultRoots(env, home)) {
+  for (const { format, defaultRoots } of await loadDefaultRootFinders()) {
+    for (const root of await defaultRoots(env, home)) {
       try {
-        roots.push({ path: realpathSync(root), format: importer.format });
+        roots.push({ path: realpathSync(root), format });
       } catch {
         // gone since defaultRoots looked: nothing to stamp
       }
