@@ -96,6 +96,12 @@ export abstract class SqlStore implements Store {
     return row ? sessionFromRow(row) : null;
   }
 
+  /** The rows of the sessions with these ids that exist, by id: one statement for many lookups. */
+  protected async sessionsById(ids: readonly string[]): Promise<Map<string, SessionRow>> {
+    const rows = await this.sql.all<SessionRowDb>(`${SESSION_SELECT} WHERE ${this.sql.dialect.inArray('s.id', '$1', 'text')}`, [ids]);
+    return new Map(rows.map((r) => [r.id, sessionFromRow(r)]));
+  }
+
   async searchSessionMetadata(query: SearchFilters): Promise<{ total: number; hits: MetadataHit[] }> {
     return searchSessionMetadata(this.sql, query);
   }
@@ -138,10 +144,17 @@ export abstract class SqlStore implements Store {
   }
 
   async sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }> {
-    const ids = [id, ...(options.descendants ? await this.sessionDescendants(id) : [])];
-    const rows = await this.sql.all<{ sid: number; id: string }>(`SELECT sid, id FROM sessions WHERE ${this.sql.dialect.inArray('id', '$1', 'text')}`, [ids]);
-    const sidOf = new Map(rows.map((r) => [r.id, r.sid]));
-    const sessions = ids.flatMap((sessionId) => (sidOf.has(sessionId) ? [{ sid: sidOf.get(sessionId)!, id: sessionId }] : []));
+    // The session, then its descendants by id (as sessionDescendants lists them), in one statement:
+    // on a server each statement is a round trip.
+    const sessions = options.descendants
+      ? await this.sql.all<{ sid: number; id: string }>(
+          `WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE parent_id = $1 UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+           SELECT sid, id FROM (SELECT sid, id, 0 AS below FROM sessions WHERE id = $1
+             UNION ALL SELECT s.sid, s.id, 1 AS below FROM tree t JOIN sessions s ON s.id = t.id) x
+           ORDER BY below, id`,
+          [id],
+        )
+      : await this.sql.all<{ sid: number; id: string }>('SELECT sid, id FROM sessions WHERE id = $1', [id]);
     return readTimelinePage(this.sql, sessions, options.offset, options.limit);
   }
 

@@ -3,12 +3,13 @@
 // sentence. Its reads are core/sql-store.ts through the pool, each statement retried on transient failures.
 
 import type pg from 'pg';
-import type { IngestWriter, MessageHit, SearchFilters, SyncStateSlot, TokenTable } from '../store.js';
+import type { IngestWriter, MessageHit, SearchFilters, SessionRow, SyncStateSlot, TokenTable } from '../store.js';
 import { SqlStore } from '../core/sql-store.js';
 import { tokenTable } from '../core/tokens.js';
 import type { Sql } from '../core/sql.js';
 import { createPool, guardClient, openFailureReason, parseTarget, PostgresOpenFailed, withRetry, type PostgresTarget } from './connection.js';
 import { acquirePgIngestLock } from './ingest-lock.js';
+import { batchedLookup } from './lookup-batch.js';
 import { migrate } from './migrations.js';
 import { postgresWriter } from './postgres-writer.js';
 import { retryingSql } from './query.js';
@@ -27,6 +28,9 @@ export class PostgresStore extends SqlStore {
   readonly location: string;
   readonly schema: string;
   protected readonly sql: Sql;
+  /** Sessions asked for together (a family's rows) come back in one round trip. */
+  private readonly sessionRow = batchedLookup((ids) => this.sessionsById(ids));
+  private syncSlot?: SyncStateSlot;
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -64,6 +68,10 @@ export class PostgresStore extends SqlStore {
     return new PostgresStore(target, pool);
   }
 
+  async getSession(id: string): Promise<SessionRow | null> {
+    return this.sessionRow(id);
+  }
+
   async beginIngest(options: { wait?: boolean; waitTimeoutMs?: number } = {}): Promise<IngestWriter> {
     const release = await acquirePgIngestLock(this.target, options);
     return postgresWriter(this.pool, this.sql, release, this.location);
@@ -81,7 +89,8 @@ export class PostgresStore extends SqlStore {
   }
 
   syncState(): SyncStateSlot {
-    return syncStateTable(this.sql);
+    // One slot per store: it remembers that the table exists.
+    return (this.syncSlot ??= syncStateTable(this.sql));
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { RowList, rowColumns, type Dialect, type Sql } from '../core/sql.js';
 import { withRetry } from './connection.js';
+import { preparing } from './prepared.js';
 
 /** What the engine needs of a connection: a pool or a client. */
 export interface Queryable {
@@ -61,7 +62,7 @@ export function postgresSql(db: Queryable): Sql {
   };
 }
 
-/** Statements through the pool, each retried with backoff when the server hiccups. */
+/** Statements through the pool, each prepared once per connection (prepared.ts) and retried with backoff when the server hiccups. */
 export function retryingSql(pool: pg.Pool, location: string): Sql {
-  return postgresSql({ query: (config) => withRetry(() => pool.query(config), { location }) });
+  return postgresSql({ query: preparing((config) => withRetry(() => pool.query(config), { location })) as Queryable['query'] });
 }

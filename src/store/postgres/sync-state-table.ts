@@ -5,15 +5,29 @@
 import type { SyncStateSlot } from '../store.js';
 import { createTable, first, tableExists, type Sql } from '../core/sql.js';
 
+// undefined_table: the table went away after it was seen (its schema dropped and made again).
+const NO_TABLE = '42P01';
+
 export function syncStateTable(sql: Sql): SyncStateSlot {
+  // Once seen, the table is assumed to stay: list_sessions reads this slot on every call, and one
+  // round trip then does (a failed read instead of the catalog lookup costs the server an error
+  // report, several times a lookup's time).
+  let seen = false;
   return {
     async read() {
-      if (!(await tableExists(sql, 'sync_state'))) return null;
-      return (await first<{ state: string }>(sql, 'SELECT state FROM sync_state WHERE id = 1'))?.state ?? null;
+      if (!seen && !(seen = await tableExists(sql, 'sync_state'))) return null;
+      try {
+        return (await first<{ state: string }>(sql, 'SELECT state FROM sync_state WHERE id = 1'))?.state ?? null;
+      } catch (err) {
+        if ((err as { code?: string }).code !== NO_TABLE) throw err;
+        seen = false;
+        return null;
+      }
     },
     async write(text) {
       await createTable(sql, 'CREATE TABLE IF NOT EXISTS sync_state (id smallint PRIMARY KEY CHECK (id = 1), state text NOT NULL)');
       await sql.run('INSERT INTO sync_state (id, state) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state', [text]);
+      seen = true;
     },
   };
 }

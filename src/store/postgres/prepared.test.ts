@@ -1,0 +1,165 @@
+// The PostgreSQL reads' round trips: statements prepared once per connection (and still answering
+// after a reconnect or a migration that changes a table they read), session rows asked for together
+// read in one statement, and the sync slot read in one once its table is known.
+
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from '../../../test/helpers.js';
+import { ingestPaths } from '../../ingest/ingest.js';
+import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
+import { batchedLookup } from './lookup-batch.js';
+import { PostgresStore } from './postgres-store.js';
+import { SqliteStore } from '../sqlite/sqlite-store.js';
+import { tempDir } from '../../../test/helpers.js';
+
+describe('batchedLookup', () => {
+  it('fetches the keys asked for in one turn together, once each, and answers null for the missing', async () => {
+    const fetched: string[][] = [];
+    const load = batchedLookup(async (keys) => {
+      fetched.push(keys);
+      return new Map(keys.filter((k) => k !== 'gone').map((k) => [k, k.toUpperCase()]));
+    });
+    expect(await Promise.all([load('a'), load('b'), load('a'), load('gone')])).toEqual(['A', 'B', 'A', null]);
+    expect(await load('c')).toBe('C');
+    expect(fetched).toEqual([['a', 'b', 'gone'], ['c']]);
+  });
+
+  it('fails every lookup of a batch whose fetch fails, and the next batch afresh', async () => {
+    let fail = true;
+    const load = batchedLookup(async (keys) => {
+      if (fail) throw new Error('server away');
+      return new Map(keys.map((k) => [k, 1]));
+    });
+    const results = await Promise.allSettled([load('a'), load('b')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await load('a')).toBe(1);
+  });
+});
+
+const unavailable = await postgresUnavailable();
+
+describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
+  const schemas: string[] = [];
+  afterAll(async () => {
+    for (const s of schemas) await dropSchema(s);
+  });
+  const open = async (poolSize?: number) => {
+    const schema = uniqueSchema('hs_prep');
+    schemas.push(schema);
+    return PostgresStore.open(withSchema(TEST_PG_URL, schema), { poolSize });
+  };
+  const admin = async (text: string, values?: unknown[]) => {
+    const c = new pg.Client({ connectionString: TEST_PG_URL });
+    await c.connect();
+    try {
+      return await c.query(text, values);
+    } finally {
+      await c.end();
+    }
+  };
+  /** The statements the store sends through its pool while `fn` runs. */
+  const statementsDuring = async (store: PostgresStore, fn: () => Promise<unknown>) => {
+    const texts: string[] = [];
+    const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+    (store.pool as unknown as { query: typeof query }).query = (config) => {
+      texts.push(config.text);
+      return query(config);
+    };
+    try {
+      await fn();
+    } finally {
+      (store.pool as unknown as { query: typeof query }).query = query;
+    }
+    return texts;
+  };
+
+  it('prepares a read once per connection, and answers alike after a reconnect and after a migration adds a column it reads', async () => {
+    const store = await open(1);
+    await ingestPaths(store, [join(FIXTURES, 'control-plane', 'normal')]);
+    const { sessions } = await store.listSessions({ limit: 1, offset: 0 });
+    const id = sessions[0]!.id;
+    const before = await store.getSession(id);
+    await store.getSession(id);
+    // One connection in the pool: this runs on the connection that prepared the reads.
+    const prepared = await store.pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+    expect(prepared.rows.length).toBeGreaterThan(0);
+    expect(prepared.rows.every((r) => r.name.startsWith('hs_'))).toBe(true);
+
+    await admin('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`hindsight pid ${process.pid}`]);
+    expect(await store.getSession(id)).toEqual(before);
+
+    // The read selects s.*: the server refuses its prepared form once the table has another column.
+    await admin(`ALTER TABLE ${store.schema}.sessions ADD COLUMN added_later integer`);
+    expect(await store.getSession(id)).toEqual(before);
+    expect(await store.getSession(id)).toEqual(before);
+    await store.close();
+  });
+
+  it('keeps each schema its own: the same statements on two stores read their own tables', async () => {
+    const full = await open();
+    const empty = await open();
+    await ingestPaths(full, [join(FIXTURES, 'control-plane', 'normal')]);
+    for (let i = 0; i < 3; i++) {
+      expect((await full.listSessions({ limit: 5, offset: 0 })).total).toBe(12);
+      expect((await empty.listSessions({ limit: 5, offset: 0 })).total).toBe(0);
+    }
+    await full.close();
+    await empty.close();
+  });
+
+  it('reads session rows asked for together in one statement, each as getSession reads it alone', async () => {
+    const store = await open();
+    await ingestPaths(store, [join(FIXTURES, 'control-plane', 'normal')]);
+    const ids = (await store.listSessions({ limit: 50, offset: 0 })).sessions.map((s) => s.id);
+    const alone = [];
+    for (const id of ids) alone.push(await store.getSession(id));
+    let together: unknown[] = [];
+    const texts = await statementsDuring(store, async () => {
+      together = await Promise.all([...ids, 'no-such-session'].map((id) => store.getSession(id)));
+    });
+    expect(texts.length).toBe(1);
+    expect(together).toEqual([...alone, null]);
+    await store.close();
+  });
+
+  it("looks a family's sessions up in one statement for its timeline, which reads as SQLite's", async () => {
+    const store = await open();
+    const lite = new SqliteStore(join(tempDir('hs-prep-'), 'h.db'));
+    const corpus = join(FIXTURES, 'claude-code');
+    await ingestPaths(store, [corpus]);
+    await ingestPaths(lite, [corpus]);
+    const all = (await lite.listSessions({ limit: 500, offset: 0 })).sessions;
+    const parent = all.find((s) => all.some((c) => c.parentId === s.id))!;
+    expect(parent).toBeDefined();
+    const page = { offset: 0, limit: 1000, descendants: true };
+    const fromLite = await lite.sessionTimeline(parent.id, page);
+    expect(new Set(fromLite.events.map((e) => e.sessionId)).size).toBeGreaterThan(1);
+    let fromServer;
+    const texts = await statementsDuring(store, async () => {
+      fromServer = await store.sessionTimeline(parent.id, page);
+    });
+    expect(fromServer).toEqual(fromLite);
+    expect(texts.filter((t) => /FROM sessions/.test(t))).toHaveLength(1);
+    expect(await store.sessionTimeline('no-such-session', page)).toEqual({ total: 0, events: [] });
+    await lite.close();
+    await store.close();
+  });
+
+  it('reads the sync slot in one statement: null before any sync wrote it, the state after', async () => {
+    const store = await open();
+    const other = await PostgresStore.open(withSchema(TEST_PG_URL, store.schema));
+    expect(await statementsDuring(store, async () => expect(await store.syncState().read()).toBeNull())).toHaveLength(1);
+    // Another process makes the table: this one sees it on its next read.
+    await other.syncState().write('{"pushed":1}\n');
+    expect(await store.syncState().read()).toBe('{"pushed":1}\n');
+    expect(await statementsDuring(store, async () => expect(await store.syncState().read()).toBe('{"pushed":1}\n'))).toHaveLength(1);
+    // The schema dropped under it: nothing kept, as before any sync.
+    await admin(`DROP TABLE ${store.schema}.sync_state`);
+    expect(await store.syncState().read()).toBeNull();
+    expect(await store.syncState().read()).toBeNull();
+    await store.close();
+    await other.close();
+  });
+});
