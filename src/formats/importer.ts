@@ -195,6 +195,11 @@ export interface Importer {
   createParser(file: SourceFile, options: ParserOptions): LineParser;
   summarize(input: SummaryInput): SummaryOutput;
   /**
+   * The session's LLM calls alone — summarize()'s `calls` and `dropUsage`, without the rest of the
+   * summary — for the usage pass (src/ingest/usage-pass-sessions.ts). Absent: the pass summarises.
+   */
+  usageCalls?(input: SummaryInput): Pick<SummaryOutput, 'calls' | 'dropUsage'>;
+  /**
    * A child session's files sit inside its parent's folder and are also the parent's ledgers
    * (Claude Code's `<session>/subagents/agent-<id>.jsonl`): the parent's ledgers include them.
    */
@@ -213,6 +218,13 @@ export interface Importer {
 export interface UsageLines {
   /** Every line that can change which LLM calls the file's sessions record, when, or their projects; the rest is never decoded. */
   keep(line: Buffer): boolean;
+  /**
+   * Optional, for speed: keep() over a whole file at once, its marks searched across the file's
+   * bytes instead of line by line. `next(from)` (from: a line start) is the offset of a mark inside
+   * the first line at or after `from` that may be kept — no line before that one is — or -1 when
+   * no later line is; `keep(start, end)` then decides that line, b[start, end), as keep() would.
+   */
+  scan?(bytes: Buffer): { next(from: number): number; keep(start: number, end: number): boolean };
   /**
    * A parser for the kept lines that emits the usage events and facts createParser's would, and
    * may leave every other event out (omitted: createParser's).

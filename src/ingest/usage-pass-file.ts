@@ -136,9 +136,19 @@ class Collector {
 /** Parse the kept lines of a JSONL file as parseJsonlFile would hand them to `parser`. */
 function readJsonl(file: SourceFile, parser: LineParser, lines: UsageLines | null, into: Collector): void {
   const bytes = readWhole(file.path);
+  const scan = lines?.scan?.(bytes);
   let start = 0;
   let lineNumber = 1;
   while (start < bytes.length) {
+    if (scan) {
+      // Lines before the next mark are not kept: only counted.
+      const mark = scan.next(start);
+      if (mark === -1) break;
+      for (let nl = bytes.indexOf(10, start); nl !== -1 && nl < mark; nl = bytes.indexOf(10, start)) {
+        start = nl + 1;
+        lineNumber++;
+      }
+    }
     const nl = bytes.indexOf(10, start);
     if (nl === -1) break; // an incomplete last line: held back, never parsed
     const line = bytes.subarray(start, nl);
@@ -147,7 +157,7 @@ function readJsonl(file: SourceFile, parser: LineParser, lines: UsageLines | nul
     start = nl + 1;
     lineNumber++;
     if (line.length === 0 || isWhitespace(line)) continue;
-    if (lines !== null && !lines.keep(line)) continue;
+    if (scan ? !scan.keep(offset, nl) : lines !== null && !lines.keep(line)) continue;
     if (line.length > HUGE_LINE_BYTES) {
       if (parser.hugeLine) {
         const head = line.subarray(0, HUGE_HEAD_BYTES).toString('utf8');

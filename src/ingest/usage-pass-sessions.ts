@@ -1,8 +1,9 @@
 // The usage pass's sessions (usage-pass.ts): the files of one root, read for usage
 // (usage-pass-file.ts), become sessions with their chosen calls the way the store makes them —
-// facts merged in file order (layout facts under the parsers'), each session summarised by its
-// format's own summariser, children first, every parent told which calls its children record
-// first-hand (so a mirror of a child's call stops counting, as the writer does it).
+// facts merged in file order (layout facts under the parsers'), each session's calls chosen by its
+// format's own summariser (or its usageCalls hook: the same calls without the summary), children
+// first, every parent told which calls its children record first-hand (so a mirror of a child's
+// call stops counting, as the writer does it).
 
 import type { LlmCall, StoredEvent } from '../core/events.js';
 import { mergeFacts } from '../core/facts.js';
@@ -59,7 +60,9 @@ export function rootUsage(importer: Importer, files: readonly FileUsage[]): Root
     const f = facts.get(id)!;
     const list = (events.get(id) ?? []).sort(compareTimeline);
     const childCalls = new Set((childrenOf.get(id) ?? []).flatMap((c) => firstHand.get(c) ?? []));
-    const out = importer.summarize({ facts: f, events: list, childCalls });
+    // The calls alone where the format can give them without a whole summary.
+    const input = { facts: f, events: list, childCalls };
+    const out = importer.usageCalls?.(input) ?? importer.summarize(input);
     const dropped = new Set(out.dropUsage ?? []);
     const chosen = out.calls ?? llmCalls(dropped.size === 0 ? list : list.map((e) => (dropped.has(e.seq) ? { ...e, usage: null } : e)));
     firstHand.set(id, firstHandKeys(chosen));

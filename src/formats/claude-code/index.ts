@@ -7,7 +7,7 @@ import { discoverClaudeCode } from './discover.js';
 import { createClaudeCodeParser } from './parser.js';
 import { defaultClaudeRoots, detectClaudeCode } from './roots.js';
 import { claudeProfile } from './profile.js';
-import { summarizeClaudeCode } from './summarize.js';
+import { claudeCodeUsageCalls, summarizeClaudeCode } from './summarize.js';
 import { usageLines } from './usage-lines.js';
 
 /**
@@ -23,6 +23,7 @@ export const claudeCode = defineImporter({
   // Hindsight's own rewind ledger (src/formats/rewind-ledger.ts) is not a Claude Code transcript.
   createParser: (file, options) => (file.ledger === REWIND_LEDGER ? createRewindParser(file) : createClaudeCodeParser(file, options)),
   summarize: summarizeClaudeCode,
+  usageCalls: claudeCodeUsageCalls,
   // A sub-agent's file (`<session>/subagents/agent-<id>.jsonl`) is also its parent's `agent-<id>` ledger.
   nestedChildLedgers: true,
   usageLines,

@@ -57,10 +57,22 @@ function coveredMirrors(events: readonly StoredEvent[], childCalls: ReadonlySet<
   return covered;
 }
 
-export function summarizeClaudeCode(input: SummaryInput): SummaryOutput {
-  const { facts } = input;
+/** The session's events as they count: covered mirrors without their usage. */
+function countedEvents(input: SummaryInput): { events: StoredEvent[]; dropped: Set<number> } {
   const dropped = coveredMirrors(input.events, input.childCalls);
   const events = dropped.size === 0 ? input.events : input.events.map((e) => (dropped.has(e.seq) ? { ...e, usage: null } : e));
+  return { events, dropped };
+}
+
+/** The session's calls and the mirrors it drops, as summarizeClaudeCode gives them (Importer.usageCalls). */
+export function claudeCodeUsageCalls(input: SummaryInput): Pick<SummaryOutput, 'calls' | 'dropUsage'> {
+  const { events, dropped } = countedEvents(input);
+  return { calls: llmCalls(events, isMirror), dropUsage: [...dropped] };
+}
+
+export function summarizeClaudeCode(input: SummaryInput): SummaryOutput {
+  const { facts } = input;
+  const { events, dropped } = countedEvents(input);
   const tokens: TokenCounts = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   let cacheWrite5m = 0;
   let cacheWrite1h = 0;

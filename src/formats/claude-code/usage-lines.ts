@@ -30,6 +30,19 @@ const USAGE = Buffer.from('"usage"');
 const SIDECHAIN = Buffer.from('"isSidechain":true');
 const CWD = Buffer.from('"cwd"');
 
+/** The next place `needle` occurs at or after a position, searched once across the bytes however often asked. */
+function marks(bytes: Buffer, needle: Buffer) {
+  let at = -2;
+  return {
+    from(from: number): number {
+      if (at !== -1 && at < from) at = bytes.indexOf(needle, from);
+      return at;
+    },
+    /** Whether the occurrence last found lies in [start, end). */
+    within: (start: number, end: number): boolean => at >= start && at < end,
+  };
+}
+
 /**
  * An assistant line as the usage pass needs it: the event that carries its usage, with the
  * fields the summariser reads of it (assistant-line.ts puts the usage on part 0, whatever block
@@ -82,6 +95,31 @@ export function usageLines(file: SourceFile, options: ParserOptions): UsageLines
         return true;
       }
       return false;
+    },
+    // The same rule, each mark searched once across the file: a line holding none is never looked at.
+    scan(bytes) {
+      const usage = marks(bytes, USAGE);
+      const sidechain = agentFile ? null : marks(bytes, SIDECHAIN);
+      const cwd = marks(bytes, CWD);
+      return {
+        next(from) {
+          let first = usage.from(from);
+          const side = sidechain?.from(from) ?? -1;
+          if (side !== -1 && (first === -1 || side < first)) first = side;
+          const place = ownCwdSeen ? -1 : cwd.from(from);
+          if (place !== -1 && (first === -1 || place < first)) first = place;
+          return first;
+        },
+        keep(start, end) {
+          if (usage.within(start, end)) return true;
+          if (sidechain?.within(start, end)) return true;
+          if (!ownCwdSeen && cwd.within(start, end)) {
+            ownCwdSeen = true;
+            return true;
+          }
+          return false;
+        },
+      };
     },
     parser: usageParser(file, options),
   };
