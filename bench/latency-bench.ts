@@ -6,9 +6,14 @@
 // its own process); then the largest session's overview under 100 concurrent clients (autocannon)
 // with its timeouts counted.
 //
-// Standalone: node dist/bench/latency-bench.js DB [--cli PATH] [--calls N] [--seconds N] [--connections N]
+// Standalone: node dist/bench/latency-bench.js DB [--cli PATH] [--baseline-cli PATH] [--rounds N]
+//   [--calls N] [--seconds N] [--connections N] [--load-only]
 // --cli is the script `node` runs as the hindsight command (default bin/hindsight), so a private
-// build can be measured without touching dist/.
+// build can be measured without touching dist/. --baseline-cli puts another build (e.g. the last
+// commit's) beside it for the 100-client run: both servers up on the same store, the load run on
+// each in turn (the order swapped every round) for --rounds rounds, medians and their ratio
+// reported — on a shared machine only a same-run comparison says anything. --load-only skips
+// the single-client and MCP figures.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -32,6 +37,8 @@ const REPO = resolve(import.meta.dirname, '..', '..');
 const DEFAULT_CLI = join(REPO, 'bin', 'hindsight');
 /** autocannon's default: a request unanswered for 10 s counts as a timeout. */
 const TIMEOUT_S = 10;
+/** Seconds of untimed load on each server before the timed rounds. */
+const WARM_LOAD_S = 3;
 
 export interface LatencyOptions {
   /** The hindsight command's script (default bin/hindsight). */
@@ -41,6 +48,12 @@ export interface LatencyOptions {
   /** Seconds of the 100-client run. Default 20. */
   seconds?: number;
   connections?: number;
+  /** Another build's hindsight script, measured under the same load in the same run (the before figure). */
+  baselineCli?: string;
+  /** Load runs per server (default 3); the figures are their medians. */
+  rounds?: number;
+  /** Only the 100-client run (no single-client or MCP figures). */
+  loadOnly?: boolean;
 }
 
 interface Call {
@@ -176,6 +189,38 @@ async function interleaved(n: number, a: () => Promise<void>, b: () => Promise<v
 
 const ms = (n: number) => +n.toFixed(2);
 
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
+/**
+ * Returns once `url` has answered the requests autocannon left in flight: a server still working
+ * through its queue would take CPU from the next run (the other server's) on this shared machine.
+ */
+async function drained(url: string, c: Call): Promise<void> {
+  // fetch reuses a keep-alive connection the server may just have closed (ECONNRESET): ask again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await overHttp(url, c, 1);
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
+/** The overview under load on `servers` in turn, `rounds` times, the order swapped each round. */
+async function loadRounds(urls: string[], c: Call, rounds: number, seconds: number, connections: number): Promise<AutocannonResult[][]> {
+  const results: AutocannonResult[][] = urls.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const order = urls.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      results[i]!.push(await underLoad(urls[i]!, c, seconds, connections));
+      await drained(urls[i]!, c);
+    }
+  }
+  return results;
+}
+
 /** Tools whose answers are kept per store version (Store.dataVersion): their first call is measured too. */
 const STORE_WIDE = new Set(['search_sessions', 'usage_report', 'inspect_metrics']);
 
@@ -190,6 +235,7 @@ export async function measureLatency(db: string, options: LatencyOptions = {}): 
   const n = options.calls ?? 40;
   const seconds = options.seconds ?? 20;
   const connections = options.connections ?? 100;
+  const rounds = options.rounds ?? 3;
   const figures: Figure[] = [];
   const store = await openStore({ db });
   let calls: Call[];
@@ -213,7 +259,7 @@ export async function measureLatency(db: string, options: LatencyOptions = {}): 
       JSON.stringify(r);
       figures.push({ figure: `latency.in_process.${c.label}_first_call`, value: ms(performance.now() - t1), unit: 'ms', note: `nothing kept yet for this store version; ${JSON.stringify(c.args)}` });
     }
-    for (const c of calls) {
+    for (const c of options.loadOnly ? [] : calls) {
       const t = await inProcess(store, c, n);
       local.set(c.label, t);
       figures.push({ figure: `latency.in_process.${c.label}_p50`, value: ms(t.p50), unit: 'ms', target: 'p50 < 50 ms, p99 < 250 ms', note: `p99 ${ms(t.p99)} ms over ${t.n} calls; ${JSON.stringify(c.args)}` });
@@ -222,9 +268,12 @@ export async function measureLatency(db: string, options: LatencyOptions = {}): 
     await store.close();
   }
 
-  const serve = await startCli(cli, ['serve', '--port', '0', '--db', db], /at (http:\/\/\S+?)\/?\n/);
+  const serveArgs = ['serve', '--port', '0', '--db', db];
+  const servePattern = /at (http:\/\/\S+?)\/?\n/;
+  const serve = await startCli(cli, serveArgs, servePattern);
+  const before = options.baselineCli ? await startCli(options.baselineCli, serveArgs, servePattern) : null;
   try {
-    for (const c of calls) {
+    for (const c of options.loadOnly ? [] : calls) {
       const t = await overHttp(serve.url, c, n);
       const base = local.get(c.label)!;
       figures.push({
@@ -239,16 +288,50 @@ export async function measureLatency(db: string, options: LatencyOptions = {}): 
       });
     }
     const overview = calls.find((c) => c.tool === 'session_overview')!;
-    const r = await underLoad(serve.url, overview, seconds, connections);
-    const at = `${connections} connections for ${seconds} s, largest session (${big.events} events)`;
+    // Each server computes its first overview and runs a short load (its JIT and connections warm)
+    // before the clock starts: the figure is the steady state (the first-call figure is above).
+    const servers = [serve.url, ...(before ? [before.url] : [])];
+    for (const url of servers) {
+      await overHttp(url, overview, 1);
+      await underLoad(url, overview, WARM_LOAD_S, connections);
+      await drained(url, overview);
+    }
+    const [mine, theirs] = await loadRounds(servers, overview, rounds, seconds, connections);
+    const at = `${connections} connections for ${seconds} s, largest session (${big.events} events); median of ${rounds} rounds after ${WARM_LOAD_S} s of untimed load`;
+    const vs = (pick: (r: AutocannonResult) => number) =>
+      theirs ? { baseline: median(theirs.map(pick)), baseline_unit: 'ms (--baseline-cli, same load, interleaved)', ratio: +(median(mine!.map(pick)) / median(theirs.map(pick))).toFixed(3) } : {};
+    const each = (pick: (r: AutocannonResult) => number) => mine!.map(pick).join(', ');
     figures.push(
-      { figure: 'latency.http_load.session_overview_p50', value: r.latency.p50, unit: 'ms', target: 'p50 < 50 ms', note: `${at}; ${r.requests.total} requests, ${r.requests.average.toFixed(1)} req/s` },
-      { figure: 'latency.http_load.session_overview_p99', value: r.latency.p99, unit: 'ms', target: 'p99 < 250 ms', note: `${at}; max ${r.latency.max} ms` },
-      { figure: 'latency.http_load.session_overview_timeouts', value: r.timeouts + r.errors, unit: 'count', target: '0', note: `timeouts (${TIMEOUT_S} s) and connection errors; non-2xx ${r.non2xx}` },
+      {
+        figure: 'latency.http_load.session_overview_p50',
+        value: median(mine!.map((r) => r.latency.p50)),
+        unit: 'ms',
+        ...vs((r) => r.latency.p50),
+        target: 'p50 < 50 ms',
+        note: `${at}; rounds ${each((r) => r.latency.p50)} ms; ${each((r) => r.requests.average)} req/s${theirs ? `; baseline rounds ${theirs.map((r) => r.latency.p50).join(', ')} ms, ${theirs.map((r) => r.requests.average).join(', ')} req/s` : ''}`,
+      },
+      {
+        figure: 'latency.http_load.session_overview_p99',
+        value: median(mine!.map((r) => r.latency.p99)),
+        unit: 'ms',
+        ...vs((r) => r.latency.p99),
+        target: 'p99 < 250 ms',
+        note: `${at}; rounds ${each((r) => r.latency.p99)} ms; max ${Math.max(...mine!.map((r) => r.latency.max))} ms${theirs ? `; baseline rounds ${theirs.map((r) => r.latency.p99).join(', ')} ms` : ''}`,
+      },
+      {
+        figure: 'latency.http_load.session_overview_timeouts',
+        value: mine!.reduce((sum, r) => sum + r.timeouts + r.errors, 0),
+        unit: 'count',
+        ...(theirs ? { baseline: theirs.reduce((sum, r) => sum + r.timeouts + r.errors, 0), baseline_unit: 'count (--baseline-cli)' } : {}),
+        target: '0',
+        note: `timeouts (${TIMEOUT_S} s) and connection errors over all rounds; non-2xx ${mine!.reduce((sum, r) => sum + r.non2xx, 0)}`,
+      },
     );
   } finally {
     serve.child.kill('SIGTERM');
+    before?.child.kill('SIGTERM');
   }
+  if (options.loadOnly) return figures;
 
   // MCP: the same calls through the SDK Client on both transports, both servers up, the calls
   // interleaved (one over stdio, the same one over HTTP, …) so that a change in the machine's load
@@ -288,14 +371,30 @@ export async function measureLatency(db: string, options: LatencyOptions = {}): 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { cli: { type: 'string' }, calls: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
+    options: {
+      cli: { type: 'string' },
+      'baseline-cli': { type: 'string' },
+      rounds: { type: 'string' },
+      calls: { type: 'string' },
+      seconds: { type: 'string' },
+      connections: { type: 'string' },
+      'load-only': { type: 'boolean' },
+    },
   });
   const db = positionals[0];
   if (!db) {
-    process.stderr.write('usage: latency-bench DB [--cli PATH] [--calls N] [--seconds N] [--connections N]\n');
+    process.stderr.write('usage: latency-bench DB [--cli PATH] [--baseline-cli PATH] [--rounds N] [--calls N] [--seconds N] [--connections N] [--load-only]\n');
     process.exit(2);
   }
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-  const figures = await measureLatency(db, { cli: values.cli, calls: num(values.calls), seconds: num(values.seconds), connections: num(values.connections) });
+  const figures = await measureLatency(db, {
+    cli: values.cli,
+    baselineCli: values['baseline-cli'],
+    rounds: num(values.rounds),
+    calls: num(values.calls),
+    seconds: num(values.seconds),
+    connections: num(values.connections),
+    loadOnly: values['load-only'],
+  });
   process.stdout.write(`${JSON.stringify({ db, figures }, null, 2)}\n`);
 }

@@ -35,6 +35,13 @@ export interface ToolDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, O extends
    */
   machineLocal?: boolean;
   /**
+   * The answer is a function of the arguments, the caller's rights and the store's data alone: no
+   * clock (a "today", an active billing block), no files outside the store, no deadline. Surfaces
+   * may then keep an answer until the store changes (the HTTP API's kept answers). Set it only when
+   * that holds for every argument the tool takes.
+   */
+  storeDetermined?: boolean;
+  /**
    * The MCP tool sets this tool belongs to (`hindsight mcp --tools core,ledger`; every tool is in
    * `all`). Each listed tool costs an agent its description and schema in context on every
    * session, so joining `core`, the default listing, is a choice made here and held to 20 KB by

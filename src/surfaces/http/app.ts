@@ -22,11 +22,18 @@ import { statusForCode } from './status-map.js';
 import { inputSchema, toolDescriptions } from './tool-schemas.js';
 import { turnTaker } from './turns.js';
 import { programName } from '../../core/package-info.js';
+import { AnswerCache, DEFAULT_MAX_BYTES, type KeptBody } from './answer-cache.js';
+import { answerKey, keepsAnswers, matchesIfNoneMatch, serialise } from './kept-answers.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** What the /api guard leaves for the routes: who the request acts for. */
-export type AppEnv = { Variables: { principal: Principal } };
+const LOCAL: Principal = { kind: 'local' };
+
+/**
+ * What the /api guard leaves for the routes: who the request acts for, and the store's data
+ * version when the guard read it (so a kept answer does not read it twice).
+ */
+export type AppEnv = { Variables: { principal: Principal; dataVersion?: string } };
 
 export interface HttpAppOptions {
   store: Store;
@@ -42,6 +49,8 @@ export interface HttpAppOptions {
   allowedHost?: (hostHeader: string) => boolean;
   /** Where unexpected exceptions are reported (their stack never reaches the client). */
   logError?: (err: unknown) => void;
+  /** Bytes of serialised answers kept per store version (kept-answers.ts); 0 keeps none. Default 64 MiB. */
+  keptAnswerBytes?: number;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -55,8 +64,23 @@ function fail(c: Context, code: string, error: string, headers: Record<string, s
   return c.json({ status: 'error', error, code }, statusForCode(code) as 400, headers);
 }
 
+function statusOf(result: ToolResult): number {
+  return result.status === 'ok' ? 200 : statusForCode(result.code);
+}
+
 function answer(c: Context, result: ToolResult): Response {
-  return c.json(result, (result.status === 'ok' ? 200 : statusForCode(result.code)) as 200);
+  return c.json(result, statusOf(result) as 200);
+}
+
+/** A kept answer: its bytes with its ETag, or 304 when the client already holds them. */
+function keptAnswer(c: Context, kept: KeptBody): Response {
+  if (kept.etag === null) return c.body(kept.body, kept.status as 200, { 'Content-Type': 'application/json' });
+  // RFC 9110 §13.1.2: a matching If-None-Match is 304 for GET and HEAD, 412 for any other method
+  // (a POST tool call that names the copy it holds is told its precondition failed, not served).
+  if (matchesIfNoneMatch(c.req.header('if-none-match'), kept.etag)) {
+    return c.body(null, ['GET', 'HEAD'].includes(c.req.method) ? 304 : 412, { ETag: kept.etag });
+  }
+  return c.body(kept.body, kept.status as 200, { 'Content-Type': 'application/json', ETag: kept.etag });
 }
 
 function notAllowed(c: Context, allow: string): Response {
@@ -80,10 +104,38 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const allowedHost = options.allowedHost ?? loopbackHostCheck(() => undefined);
   const authorize = createAuthorizer({ token, tokens });
   const take = turnTaker();
+  const kept = new AnswerCache(options.keptAnswerBytes ?? DEFAULT_MAX_BYTES);
+  const dataVersion = async () => (store.dataVersion ? store.dataVersion() : null);
   // The principal decides the store (a team token sees its projects) and the read-only rules.
-  const run = async (c: Context<AppEnv>, tool: AnyTool, args: unknown) => {
+  const run = async (principal: Principal, tool: AnyTool, args: unknown) => {
     await take();
-    return runToolAs(c.get('principal'), tool, args, { store, workspaceRoot });
+    return runToolAs(principal, tool, args, { store, workspaceRoot });
+  };
+  const respond = async (c: Context<AppEnv>, tool: AnyTool, args: unknown): Promise<Response> => {
+    const principal = c.get('principal');
+    // Read before the tool runs: an answer is kept under a version no newer than its data.
+    const version = keepsAnswers(tool) ? (c.get('dataVersion') ?? (await dataVersion())) : null;
+    if (version === null) return answer(c, await run(principal, tool, args));
+    // A repeat is a lookup: no turn to wait for, no tool run, no serialising.
+    const body = await kept.get(answerKey(tool, principal, args), version, async () => {
+      const result = await run(principal, tool, args);
+      return serialise(result, statusOf(result));
+    });
+    return keptAnswer(c, body);
+  };
+  // Without an admin token, a request without a token is let in while the store holds no team
+  // token, which the authorizer asks the store on every such request. Only a write can create a
+  // token (from any process), so the answer is kept per data version: one version read instead
+  // of the token table's queries, and the version serves the kept answer after it.
+  let openAt: string | null = null;
+  const access = async (c: Context<AppEnv>) => {
+    const header = c.req.header('authorization');
+    const version = header === undefined && token === undefined ? await dataVersion() : null;
+    if (version !== null) c.set('dataVersion', version);
+    if (version !== null && version === openAt) return { ok: true as const, principal: LOCAL };
+    const decided = await authorize(header);
+    if (version !== null && decided.ok && decided.principal.kind === 'local') openAt = version;
+    return decided;
   };
   let openApi: ReturnType<typeof buildOpenApi> | undefined;
   const app = new Hono<AppEnv>();
@@ -100,14 +152,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
 
   app.use('/api/*', async (c: Context<AppEnv>, next: Next) => {
     // The token table lives in the store: a store that went away is its own answer (503), not a bug.
-    const access = await authorize(c.req.header('authorization')).catch((err: unknown) => {
+    const decided = await access(c).catch((err: unknown) => {
       if (err instanceof HindsightError) return err;
       throw err;
     });
-    if (access instanceof HindsightError) {
-      c.res = fail(c, access.code, access.message);
-    } else if (!access.ok) {
-      c.res = fail(c, 'UNAUTHORIZED', access.message, { 'WWW-Authenticate': `Bearer realm="${programName()}"` });
+    if (decided instanceof HindsightError) {
+      c.res = fail(c, decided.code, decided.message);
+    } else if (!decided.ok) {
+      c.res = fail(c, 'UNAUTHORIZED', decided.message, { 'WWW-Authenticate': `Bearer realm="${programName()}"` });
     } else if (!['GET', 'HEAD'].includes(c.req.method) && !sameOrigin(c)) {
       c.res = fail(
         c,
@@ -115,7 +167,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
         `Requests from ${c.req.header('origin')} are refused: this API does not serve other origins. Call it from the viewer it serves, or from a program (which sends no Origin header).`,
       );
     } else {
-      c.set('principal', access.principal);
+      c.set('principal', decided.principal);
       await next();
     }
     c.res.headers.set('Cache-Control', 'no-store');
@@ -127,7 +179,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     if (!tool) return unknownTool(c, name);
     const body = await readJsonBody(c.req.raw, maxBodyBytes);
     if (!body.ok) return fail(c, body.code, body.error);
-    return answer(c, await run(c, tool, body.args));
+    return respond(c, tool, body.args);
   });
   app.all('/api/tools/:name', (c) => (findTool(c.req.param('name')) ? notAllowed(c, 'POST') : unknownTool(c, c.req.param('name'))));
 
@@ -146,7 +198,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     app.get(route.path, async (c) => {
       const args = queryToArgs(new URL(c.req.url).searchParams, inputSchema(route.tool), route.aliases);
       for (const [param, arg] of Object.entries(route.pathArgs)) args[arg] = c.req.param(param);
-      return answer(c, await run(c, tool, args));
+      return respond(c, tool, args);
     });
     app.all(route.path, (c) => notAllowed(c, 'GET'));
   }

@@ -8,6 +8,13 @@ export type BodyResult =
 async function readCapped(request: Request, maxBytes: number): Promise<Buffer | null> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return null;
+  // A declared length bounds the body (the HTTP parser reads no more than it), so it is read in
+  // one go: @hono/node-server then reads the socket directly instead of building an undici
+  // Request and a ReadableStream per request (a visible share of a kept answer's CPU in a profile).
+  if (declared !== null) {
+    const bytes = Buffer.from(await request.arrayBuffer());
+    return bytes.byteLength > maxBytes ? null : bytes;
+  }
   if (!request.body) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -8,6 +8,7 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { createHttpApp } from './app.js';
 import { createAuthorizer } from '../access/authorize.js';
 import { isLoopbackHost, loopbackHostCheck } from '../access/loopback.js';
+import { tokenStoreFor } from '../access/tokens/open-tokens.js';
 
 type Json = Record<string, any>;
 const jsonOf = (res: Response) => res.json() as Promise<Json>;
@@ -44,6 +45,30 @@ describe('token', () => {
     expect((await jsonOf(ok)).status).toBe('ok');
     const openapi = await app.request('/api/openapi.json');
     expect(openapi.status).toBe(401);
+  });
+
+  it('becomes needed once a team token is created, by this handle or another connection to the store', async () => {
+    const db = join(tempDir('hs-http-open-'), 'h.db');
+    const own = new SqliteStore(db);
+    const other = new SqliteStore(db);
+    try {
+      const app = createHttpApp({ store: own, tokens: tokenStoreFor(own) });
+      for (let i = 0; i < 2; i++) expect((await app.request('/api/sessions')).status).toBe(200);
+      await tokenStoreFor(other).create({ user: 'ana', projects: ['p'], readOnly: false });
+      expect((await app.request('/api/sessions')).status).toBe(401);
+      const second = new SqliteStore(join(tempDir('hs-http-open-'), 'h.db'));
+      try {
+        const app2 = createHttpApp({ store: second, tokens: tokenStoreFor(second) });
+        expect((await app2.request('/api/sessions')).status).toBe(200);
+        await tokenStoreFor(second).create({ user: 'bo', projects: ['p'], readOnly: true });
+        expect((await app2.request('/api/sessions')).status).toBe(401);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await own.close();
+      await other.close();
+    }
   });
 
   it('is not needed for the viewer files', async () => {

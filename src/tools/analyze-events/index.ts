@@ -36,6 +36,7 @@ const input = z
 
 export const analyzeEvents = defineTool({
   name: 'analyze_events',
+  storeDetermined: true,
   mcpSets: ['analyst'],
   examples,
   title: 'Analyze session events',

@@ -93,6 +93,7 @@ const escapedBytes = (line: string): number => Buffer.byteLength(JSON.stringify(
 
 export const exportSessionTool = defineTool({
   name: 'export_session',
+  storeDetermined: true,
   mcpSets: ['analyst'],
   examples, cli,
   title: 'Export a session (replay, markdown, raw JSONL)',

@@ -86,6 +86,7 @@ async function selectPage(
 
 export const getEvents = defineTool({
   name: 'get_events',
+  storeDetermined: true,
   mcpSets: ['core', 'analyst'],
   examples, http,
   title: 'Get events (safe)',

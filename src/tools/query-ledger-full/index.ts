@@ -49,6 +49,7 @@ function redacted(e: EntryFields): EntryFields {
 
 export const queryLedgerFull = defineTool({
   name: 'query_ledger_full',
+  storeDetermined: true,
   mcpSets: ['ledger'],
   examples, cli,
   title: 'Query ledger entries (full)',

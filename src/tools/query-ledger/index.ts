@@ -73,6 +73,7 @@ function view(e: EntryFields, redact: boolean): z.infer<typeof entryShape> {
 
 export const queryLedger = defineTool({
   name: 'query_ledger',
+  storeDetermined: true,
   mcpSets: ['ledger'],
   examples,
   title: 'Query a ledger (last entries)',

@@ -49,6 +49,7 @@ const lineShape = z.object({
 
 export const rawLines = defineTool({
   name: 'raw_lines',
+  storeDetermined: true,
   mcpSets: ['core', 'analyst', 'ledger'],
   examples,
   title: 'Raw ledger lines',

@@ -80,6 +80,7 @@ const input = z
 
 export const reconstructSession = defineTool({
   name: 'reconstruct_session',
+  storeDetermined: true,
   mcpSets: ['core', 'analyst'],
   examples, cli, http,
   title: 'Reconstruct a session timeline',

@@ -205,6 +205,7 @@ const cacheKey = (id: string, args: Args) => JSON.stringify([id, args.redact, ar
 
 export const sessionOverview = defineTool({
   name: 'session_overview',
+  storeDetermined: true,
   mcpSets: ['core', 'analyst'],
   examples, cli, http,
   title: 'Session overview',
