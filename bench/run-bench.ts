@@ -152,6 +152,7 @@ if (!reuse || !existsSync(searchDb)) {
   ingestChild(searchDb, big);
 }
 figures.push(...(await measureSearch('claude-code-search', searchDb, SEARCH_MB * 1e6)));
+figures.push(...(await (await import('./scope-bench.js')).measureScope(searchDb))); // team scoping: scoped vs unscoped tools (issue 17, target 5)
 figures.push(...(await measureReplay(join(REPO, '..', 'shared', 'fixtures'), WORK)));
 // grep_jsonl vs ripgrep (else grep -E): a pathological and a normal pattern, real and ~100 MB ledgers.
 figures.push(...(await measureGrep(WORK, join(REPO, '..', 'shared', 'fixtures'))));

@@ -143,9 +143,22 @@ export interface SessionQuery {
   startedBefore?: string;
   /** Only sessions that used a model whose name contains this text (ASCII case-insensitive). */
   model?: string;
+  /** Only sessions of these projects (ProjectScope). */
+  projects?: ProjectScope;
   limit: number;
   offset: number;
 }
+
+/**
+ * The projects a team token may see (src/surfaces/access/scope), pushed into a read so the engine
+ * filters before it pages. A session is in scope when its `project` (the slug, exactly) is one of
+ * them. A root is in scope when its path is one of them and its format keeps shared ledgers (a
+ * Control Plane root: store/shared/ledger-traits.ts `projectRoots`); a root of per-session files
+ * holds many projects, so naming its path gives nothing. A file is in scope when its session is,
+ * or when it names no session and its root is. A finding is in scope when its session is; one
+ * naming no session, when its root is or it is about a file in scope.
+ */
+export type ProjectScope = readonly string[];
 
 /**
  * One term of a search query, as the user meant it (the engine turns terms into its own syntax,
@@ -162,6 +175,8 @@ export interface SearchFilters {
   /** Every term must match (AND). */
   terms: SearchTerm[];
   project?: string;
+  /** Only sessions of these projects (ProjectScope). */
+  projects?: ProjectScope;
   format?: Format;
   startedFrom?: string;
   startedBefore?: string;
@@ -333,6 +348,15 @@ export interface DefectQuery {
   severity?: Defect['severity'];
   kind?: string;
   sessionId?: string;
+  /** Only findings in the scope of these projects (ProjectScope). */
+  projects?: ProjectScope;
+  limit: number;
+  offset: number;
+}
+
+export interface FileQuery {
+  /** Only files in the scope of these projects (ProjectScope). */
+  projects?: ProjectScope;
   limit: number;
   offset: number;
 }
@@ -489,20 +513,26 @@ export interface Store {
    * (several blocks are decompressed ahead, in parallel). Return false from `visit` to stop.
    */
   scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void>;
-  listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }>;
+  listFiles(query: FileQuery): Promise<{ total: number; files: SourceFileRow[] }>;
   listDefects(query: DefectQuery): Promise<{ total: number; defects: DefectRow[] }>;
-  totals(): Promise<StoreTotals>;
+  /**
+   * What the store holds. `projects`: what the scope of these projects (ProjectScope) holds, its
+   * stored evidence bytes being the whole store's compression ratio applied to its bytes.
+   */
+  totals(projects?: ProjectScope): Promise<StoreTotals>;
   /**
    * Optional: every session and the store's LLM calls already grouped (UsageCallGroupRow), in any
    * order; `longContextThreshold` splits the long-context side. A store without it is read call by
-   * call through sessionTimeline (src/usage/calls.ts), with the same figures.
+   * call through sessionTimeline (src/usage/calls.ts), with the same figures. `projects`: only
+   * the sessions of these projects (ProjectScope) and their calls.
    */
-  usageCallGroups?(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
+  usageCallGroups?(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
   /**
    * Optional: every session's SessionTally, in any order (one narrow read instead of listSessions'
-   * pages). A store without it is read through listSessions, with the same figures.
+   * pages). A store without it is read through listSessions, with the same figures. `projects`:
+   * only the sessions of these projects (ProjectScope).
    */
-  sessionTallies?(): Promise<SessionTally[]>;
+  sessionTallies?(projects?: ProjectScope): Promise<SessionTally[]>;
   /**
    * Optional: a token that differs whenever a write has committed since it was read (from this
    * connection or any other), so an answer computed from the whole store can be kept while it is

@@ -7,6 +7,7 @@ import { keyToIso } from '../../core/time.js';
 import type { Format } from '../../core/model.js';
 import { METADATA_FIELDS, type MessageHit, type MetadataField, type MetadataHit, type NeighbourMessage, type SearchFilters } from '../store.js';
 import { asciiLower, likePattern, MESSAGE_KINDS, METADATA_COLUMN, metadataHit, type MetadataRowDb } from '../shared/metadata-match.js';
+import { projectInScope } from './project-scope.js';
 import { first, type Sql } from './sql.js';
 
 /** Adds a value to `params` and returns its placeholder. */
@@ -26,6 +27,7 @@ export function sessionFilters(sql: Sql, q: SearchFilters, params: unknown[]): s
     const n = p(q.project);
     conds.push(`(${sql.dialect.contains('s.project', n)} OR ${sql.dialect.contains('s.project_path', n)})`);
   }
+  if (q.projects !== undefined) conds.push(projectInScope(sql, 's.project', p(q.projects)));
   if (q.format !== undefined) conds.push(`s.format = ${p(q.format)}`);
   if (q.startedFrom !== undefined) conds.push(`s.started_at >= ${p(q.startedFrom)}`);
   if (q.startedBefore !== undefined) conds.push(`s.started_at < ${p(q.startedBefore)}`);

@@ -8,6 +8,7 @@ import type {
   DefectQuery,
   DefectRow,
   EvidenceBlockView,
+  FileQuery,
   EvidenceRef,
   IngestWriter,
   LedgerEntryQuery,
@@ -15,6 +16,7 @@ import type {
   LedgerInfo,
   MessageHit,
   MetadataHit,
+  ProjectScope,
   RawLineRow,
   SearchFilters,
   SessionTally,
@@ -34,6 +36,8 @@ import { asciiLower, likePattern } from '../shared/metadata-match.js';
 import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 import { sessionFromRow, type SessionRowDb } from './rows.js';
 import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLines, scanEvidence } from './ledger-reads.js';
+import { bindScope, defectInScope, fileInScope, projectInScope } from './project-scope.js';
+import { readScopeTotals } from './scope-totals.js';
 import { binder, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { first, type Sql } from './sql.js';
@@ -72,6 +76,7 @@ export abstract class SqlStore implements Store {
       const n = p(q.project);
       conds.push(`(s.project = ${n} OR s.project_path = ${n})`);
     }
+    if (q.projects !== undefined) conds.push(projectInScope(this.sql, 's.project', p(q.projects)));
     if (q.status !== undefined) conds.push(`s.status = ${p(q.status)}`);
     if (q.topLevelOnly) conds.push('s.parent_id IS NULL');
     if (q.parentId !== undefined) conds.push(`s.parent_id = ${p(q.parentId)}`);
@@ -183,13 +188,16 @@ export abstract class SqlStore implements Store {
     return scanEvidence(this.sql, fileIds, visit);
   }
 
-  async listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {
-    const total = (await first<{ n: number }>(this.sql, 'SELECT count(*) AS n FROM files'))!.n;
+  async listFiles(q: FileQuery): Promise<{ total: number; files: SourceFileRow[] }> {
+    const params: unknown[] = [];
+    const p = binder(params);
+    const clause = q.projects !== undefined ? `WHERE ${fileInScope(this.sql, 'f', await bindScope(this.sql, q.projects, p))}` : '';
+    const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM files f ${clause}`, params))!.n;
     const rows = await this.sql.all<SourceFileRowDb>(
       `SELECT r.path AS root, f.rel_path, f.format, f.ledger, f.session_id, f.generation, f.superseded,
-       f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id
-       ORDER BY r.path, f.rel_path, f.generation LIMIT $1 OFFSET $2`,
-      [options.limit, options.offset],
+       f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id ${clause}
+       ORDER BY r.path, f.rel_path, f.generation LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
+      params,
     );
     return { total, files: rows.map(sourceFileFromRow) };
   }
@@ -201,6 +209,7 @@ export abstract class SqlStore implements Store {
     if (q.severity !== undefined) conds.push(`d.severity = ${p(q.severity)}`);
     if (q.kind !== undefined) conds.push(`d.kind = ${p(q.kind)}`);
     if (q.sessionId !== undefined) conds.push(`d.session_id = ${p(q.sessionId)}`);
+    if (q.projects !== undefined) conds.push(defectInScope(this.sql, 'd', await bindScope(this.sql, q.projects, p)));
     const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
     const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM defects d ${clause}`, params))!.n;
     // d.id last: ties in insertion order.
@@ -213,7 +222,8 @@ export abstract class SqlStore implements Store {
     return { total, defects: rows.map(defectFromRow) };
   }
 
-  async totals(): Promise<StoreTotals> {
+  async totals(projects?: ProjectScope): Promise<StoreTotals> {
+    if (projects !== undefined) return readScopeTotals(this.sql, projects);
     const byFormatRows = await this.sql.all<{ format: string; files: number; bytes: number | null; lines: number | null; sessions: number }>(
       `SELECT f.format, count(*) AS files, sum(f.size) AS bytes, sum(f.lines) AS lines,
        (SELECT count(*) FROM sessions s WHERE s.format = f.format) AS sessions
@@ -249,12 +259,16 @@ export abstract class SqlStore implements Store {
     };
   }
 
-  async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
-    return readUsageCallGroups(this.sql, longContextThreshold);
+  async usageCallGroups(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+    return readUsageCallGroups(this.sql, longContextThreshold, projects);
   }
 
-  async sessionTallies(): Promise<SessionTally[]> {
-    const rows = await this.sql.arrays('SELECT id, parent_id, project, project_path, format, status, started_at, llm_calls, tool_calls, tool_errors FROM sessions');
+  async sessionTallies(projects?: ProjectScope): Promise<SessionTally[]> {
+    const columns = 'SELECT id, parent_id, project, project_path, format, status, started_at, llm_calls, tool_calls, tool_errors FROM sessions';
+    const rows =
+      projects === undefined
+        ? await this.sql.arrays(columns)
+        : await this.sql.arrays(`${columns} WHERE ${projectInScope(this.sql, 'project', '$1')}`, [projects]);
     return rows.map((r) => ({
       id: r[0] as string,
       parentId: r[1] as string | null,

@@ -9,7 +9,8 @@
 import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
 import { keyToParts } from '../../core/time.js';
-import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
+import type { ProjectScope, UsageCallGroupRow, UsageSessionRow } from '../store.js';
+import { projectInScope, sidInScope } from './project-scope.js';
 import { RowList, type Sql } from './sql.js';
 
 /**
@@ -71,15 +72,23 @@ export async function storedCallKeys(sql: Sql, sids: readonly number[], mirror: 
  * recorded-cost presence (Store.usageCallGroups): ~32,000 calls of a 500 MB corpus come back as
  * ~1,600 rows. Integer division truncates toward zero on both engines: the same UTC days.
  */
-export async function readUsageCallGroups(sql: Sql, threshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
-  const rows = await sql.arrays('SELECT sid, id, parent_id, project, project_path, format FROM sessions');
+export async function readUsageCallGroups(
+  sql: Sql,
+  threshold: number,
+  projects?: ProjectScope,
+): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+  // With a scope: its sessions, and only their groups (the projects are $1 of each statement).
+  const scoped = projects === undefined ? [] : [projects];
+  const sessionsWhere = projects === undefined ? '' : `WHERE ${projectInScope(sql, 'project', '$1')}`;
+  const groupsWhere = projects === undefined ? '' : `WHERE ${sidInScope(sql, 'sid', '$1')}`;
+  const rows = await sql.arrays(`SELECT sid, id, parent_id, project, project_path, format FROM sessions ${sessionsWhere}`, scoped);
   const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
   const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
   // The groups kept beside the calls (a few thousand rows) instead of grouping every call again.
   const grouped =
     threshold === DAYS_THRESHOLD
-      ? await sql.arrays(`SELECT ${DAY_COLUMNS} FROM usage_call_days`)
-      : await sql.arrays(groupedCalls(sql.dialect.floatSum, '$1'), [threshold]);
+      ? await sql.arrays(`SELECT ${DAY_COLUMNS} FROM usage_call_days ${groupsWhere}`, scoped)
+      : await sql.arrays(groupedCalls(sql.dialect.floatSum, `$${scoped.length + 1}`, groupsWhere), [...scoped, threshold]);
   const groups: UsageCallGroupRow[] = [];
   for (const g of grouped) {
     // Rows of a session no longer listed have no session row: no report counts them.

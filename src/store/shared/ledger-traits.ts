@@ -24,3 +24,14 @@ export async function ledgerTraits(format: string): Promise<LedgerTraits> {
   }
   return { shared, nested };
 }
+
+/**
+ * The roots among `roots` that are projects of a scope (store.ts ProjectScope): named by one of
+ * `projects`, and of a format whose root files are shared ledgers. Only such a root is a project: a
+ * root of per-session files holds many projects, so naming its path gives nothing.
+ */
+export async function projectRoots<R extends { path: string; format: string }>(roots: readonly R[], projects: readonly string[]): Promise<R[]> {
+  const named = roots.filter((r) => projects.includes(r.path));
+  const shared = await Promise.all(named.map(async (r) => (await ledgerTraits(r.format)).shared));
+  return named.filter((_, i) => shared[i]);
+}

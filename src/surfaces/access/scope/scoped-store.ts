@@ -7,6 +7,7 @@ import type {
   DefectRow,
   EvidenceBlockView,
   EvidenceRef,
+  FileQuery,
   IngestWriter,
   LedgerEntryQuery,
   LedgerEntryRow,
@@ -24,24 +25,23 @@ import type {
   TokenTable,
 } from '../../../store/store.js';
 import type { StoredEvent } from '../../../core/events.js';
-import { profilesOf } from '../../../formats/registry.js';
+import { projectRoots } from '../../../store/shared/ledger-traits.js';
 import { ScopedWriteRefused } from '../access-errors.js';
-import { collectAll, pageOf } from './collect.js';
-import { scopedTotals } from './scoped-totals.js';
+import { collectAll } from './collect.js';
 
 /**
- * `store` seen through a list of projects. Lists, searches and counts are filtered before paging
- * (the engine is read in full pages and the page cut in memory); a session of another project is
- * null, as if absent, so tools answer SESSION_NOT_FOUND; reads by file id only serve files of
- * allowed sessions and roots; writing is refused. Meant to live for one request: it memoises what
- * it read, and never closes the store it wraps.
+ * `store` seen through a list of projects (store.ts ProjectScope states the rules). Lists, searches
+ * and counts pass the projects down, so the engine filters before it counts and pages; a session
+ * of another project is null, as if absent, so tools answer SESSION_NOT_FOUND; reads by file id
+ * only serve files of allowed sessions and roots; writing is refused. Meant to live for one
+ * request: it memoises what it read, and never closes the store it wraps.
  *
  * @example
  * const store = scopedStore(shared, ['-home-ana-app']);
  * await runTool(findTool('list_sessions')!, {}, { store });
  */
 export function scopedStore(store: Store, projects: readonly string[]): Store {
-  return new ScopedStore(store, new Set(projects));
+  return new ScopedStore(store, [...new Set(projects)]);
 }
 
 function key(q: object): string {
@@ -55,24 +55,20 @@ class ScopedStore implements Store {
   /** File ids this scope has handed out (from ledgers it served), so reads by id need no lookup. */
   private readonly vouched = new Set<number>();
 
-  /** The engine's grouped usage, cut to the scope's sessions: present exactly when the engine has it. */
+  /** The engine's grouped usage and tallies of the scope's sessions: present exactly when the engine has them. */
   readonly usageCallGroups?: Store['usageCallGroups'];
+  readonly sessionTallies?: Store['sessionTallies'];
 
   constructor(
     private readonly inner: Store,
-    private readonly projects: ReadonlySet<string>,
+    private readonly projects: readonly string[],
   ) {
     this.engine = inner.engine;
     this.location = inner.location;
     const groups = inner.usageCallGroups?.bind(inner);
-    if (groups) {
-      this.usageCallGroups = async (threshold) => {
-        const all = await groups(threshold);
-        const sessions = all.sessions.filter((s) => this.allowedRow(s));
-        const ids = new Set(sessions.map((s) => s.id));
-        return { sessions, groups: all.groups.filter((g) => ids.has(g.sessionId)) };
-      };
-    }
+    if (groups) this.usageCallGroups = (threshold, projects) => groups(threshold, this.within(projects));
+    const tallies = inner.sessionTallies?.bind(inner);
+    if (tallies) this.sessionTallies = (projects) => tallies(this.within(projects));
   }
 
   private once<T>(name: string, make: () => Promise<T>): Promise<T> {
@@ -82,39 +78,26 @@ class ScopedStore implements Store {
   }
 
   private allowedRow(row: { project: string | null }): boolean {
-    return row.project !== null && this.projects.has(row.project);
+    return row.project !== null && this.projects.includes(row.project);
   }
 
-  /** One project pushed down to the engine when that narrows the read without changing the answer. */
-  private pushProject<Q extends { project?: string }>(q: Q): Q {
-    const only = this.projects.size === 1 ? [...this.projects][0] : undefined;
-    return q.project === undefined && only !== undefined ? { ...q, project: only } : q;
+  /** The scope's projects, narrowed to those a caller asked for (a scope within a scope). */
+  private within(asked: readonly string[] | undefined): readonly string[] {
+    return asked === undefined ? this.projects : asked.filter((p) => this.projects.includes(p));
   }
 
   private matchingSessions(q: Omit<SessionQuery, 'limit' | 'offset'>): Promise<SessionRow[]> {
-    const query = this.pushProject(q);
-    return this.once(`sessions ${key(query)}`, async () =>
-      (await collectAll(async (offset, limit) => (await this.inner.listSessions({ ...query, offset, limit })).sessions)).filter((r) =>
-        this.allowedRow(r),
-      ),
-    );
+    const query = { ...q, projects: this.within(q.projects) };
+    return this.once(`sessions ${key(query)}`, () => collectAll(async (offset, limit) => (await this.inner.listSessions({ ...query, offset, limit })).sessions));
   }
 
   private sessionIds(): Promise<Set<string>> {
     return this.once('session ids', async () => new Set((await this.matchingSessions({})).map((s) => s.id)));
   }
 
-  /**
-   * Roots of shared ledgers (a Control Plane root, asked of the format's profile) named by the
-   * token's projects. Only such a root is a project: a root of per-session files holds many
-   * projects, so naming its path gives nothing.
-   */
+  /** Roots of shared ledgers (a Control Plane root) named by the token's projects (ledger-traits.ts projectRoots). */
   private sharedRoots(): Promise<Set<string>> {
-    return this.once('shared roots', async () => {
-      const roots = (await this.inner.listRoots()).filter((r) => this.projects.has(r.path));
-      const profiles = await profilesOf(roots.map((r) => r.format));
-      return new Set(roots.filter((r) => profiles.get(r.format)!.sharedLedgers !== null).map((r) => r.path));
-    });
+    return this.once('shared roots', async () => new Set((await projectRoots(await this.inner.listRoots(), this.projects)).map((r) => r.path)));
   }
 
   private vouch(ledgers: LedgerInfo[]): LedgerInfo[] {
@@ -141,24 +124,6 @@ class ScopedStore implements Store {
     return fileIds.filter((id) => this.vouched.has(id) || all.has(id));
   }
 
-  private allowedFiles(): Promise<SourceFileRow[]> {
-    return this.once('files', async () => {
-      const [ids, roots] = await Promise.all([this.sessionIds(), this.sharedRoots()]);
-      const files = await collectAll(async (offset, limit) => (await this.inner.listFiles({ offset, limit })).files);
-      return files.filter((f) => (f.sessionId !== null ? ids.has(f.sessionId) : roots.has(f.root)));
-    });
-  }
-
-  private async matchingDefects(q: Omit<DefectQuery, 'limit' | 'offset'>): Promise<DefectRow[]> {
-    const [ids, roots] = await Promise.all([this.sessionIds(), this.sharedRoots()]);
-    if (q.sessionId !== undefined && !ids.has(q.sessionId)) return [];
-    const fileKeys = new Set((await this.allowedFiles()).map((f) => `${f.root}\0${f.file}`));
-    const all = await collectAll(async (offset, limit) => (await this.inner.listDefects({ ...q, offset, limit })).defects);
-    return all.filter((d) =>
-      d.sessionId ? ids.has(d.sessionId) : roots.has(d.root) || (d.file !== '' && fileKeys.has(`${d.root}\0${d.file}`)),
-    );
-  }
-
   async beginIngest(): Promise<IngestWriter> {
     throw ScopedWriteRefused();
   }
@@ -175,9 +140,7 @@ class ScopedStore implements Store {
   }
 
   async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {
-    const { limit, offset, ...filters } = q;
-    const { total, items } = pageOf(await this.matchingSessions(filters), offset, limit);
-    return { total, sessions: items };
+    return this.inner.listSessions({ ...q, projects: this.within(q.projects) });
   }
 
   async getSession(id: string): Promise<SessionRow | null> {
@@ -186,38 +149,13 @@ class ScopedStore implements Store {
   }
 
   async searchSessionMetadata(q: SearchFilters): Promise<{ total: number; hits: MetadataHit[] }> {
-    const { limit, offset, ...filters } = this.pushProject(q);
-    const all = await collectAll(async (o, l) => (await this.inner.searchSessionMetadata({ ...filters, offset: o, limit: l })).hits);
-    const { total, items } = pageOf(
-      all.filter((h) => this.allowedRow(h)),
-      offset,
-      limit,
-    );
-    return { total, hits: items };
+    return this.inner.searchSessionMetadata({ ...q, projects: this.within(q.projects) });
   }
 
   async searchMessages(q: SearchFilters & { context?: number }): Promise<{ total: number; hits: MessageHit[] }> {
-    const { limit, offset, context, ...filters } = this.pushProject(q);
-    // Every hit without neighbours first (cheaper), then the page's stretch again with them.
-    const all = await collectAll(async (o, l) => (await this.inner.searchMessages({ ...filters, offset: o, limit: l })).hits);
-    const kept = all.flatMap((h, at) => (this.allowedRow(h) ? [{ h, at }] : []));
-    const { total, items } = pageOf(kept, offset, limit);
-    let hits = items.map((i) => i.h);
-    const first = items[0]?.at;
-    const last = items.at(-1)?.at;
-    if (context && first !== undefined && last !== undefined) {
-      const stretch = (await this.inner.searchMessages({ ...filters, context, offset: first, limit: last - first + 1 })).hits;
-      const same = (a: MessageHit | undefined, b: MessageHit) => a?.fileId === b.fileId && a.lineNumber === b.lineNumber;
-      const withContext = items.map((i) => stretch[i.at - first]);
-      // An ingest between the two reads can move hits: then read everything with neighbours.
-      hits = withContext.every((h, j) => same(h, hits[j]!))
-        ? (withContext as MessageHit[])
-        : (await collectAll(async (o, l) => (await this.inner.searchMessages({ ...filters, context, offset: o, limit: l })).hits))
-            .filter((h) => this.allowedRow(h))
-            .slice(offset, offset + limit);
-    }
-    for (const h of hits) this.vouched.add(h.fileId);
-    return { total, hits };
+    const found = await this.inner.searchMessages({ ...q, projects: this.within(q.projects) });
+    for (const h of found.hits) this.vouched.add(h.fileId);
+    return found;
   }
 
   async sessionLedgers(id: string): Promise<LedgerInfo[]> {
@@ -273,25 +211,16 @@ class ScopedStore implements Store {
     if (allowed.length) await this.inner.scanEvidence(allowed, visit);
   }
 
-  async listFiles(options: { limit: number; offset: number }): Promise<{ total: number; files: SourceFileRow[] }> {
-    const { total, items } = pageOf(await this.allowedFiles(), options.offset, options.limit);
-    return { total, files: items };
+  async listFiles(q: FileQuery): Promise<{ total: number; files: SourceFileRow[] }> {
+    return this.inner.listFiles({ ...q, projects: this.within(q.projects) });
   }
 
   async listDefects(q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
-    const { limit, offset, ...filters } = q;
-    const { total, items } = pageOf(await this.matchingDefects(filters), offset, limit);
-    return { total, defects: items };
+    return this.inner.listDefects({ ...q, projects: this.within(q.projects) });
   }
 
-  async totals(): Promise<StoreTotals> {
-    const [whole, files, sessions, defects] = await Promise.all([
-      this.inner.totals(),
-      this.allowedFiles(),
-      this.matchingSessions({}),
-      this.matchingDefects({}),
-    ]);
-    return scopedTotals(whole, files, sessions, defects);
+  async totals(projects?: readonly string[]): Promise<StoreTotals> {
+    return this.inner.totals(this.within(projects));
   }
 
   /** The wrapped store belongs to the server, which closes it. */
