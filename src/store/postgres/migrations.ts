@@ -300,6 +300,12 @@ ${USAGE_CALLS_REASONING}`,
 CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
     run: fillUsageCallDays,
   },
+  {
+    version: 6,
+    description: 'sessions by project, for team scopes',
+    // As SQLite's migration 7: a team token's reads find its projects' sessions by index.
+    sql: 'CREATE INDEX IF NOT EXISTS sessions_project ON sessions(project, id);',
+  },
 ];
 
 /** The day groups of every stored call (migration 5). */
