@@ -76,8 +76,40 @@ async function entrySessions(store: Store, fileId: number): Promise<Map<number, 
   }
 }
 
+/**
+ * Without any filter, when every file of every root names its session (discovery named one for
+ * each, as for Claude Code), each file is that session's: the same files and owners the
+ * session-by-session walk below finds, from three reads instead of two per session (that walk
+ * cost ~0.5 s on 930 sessions, twice what ripgrep takes to search them). null: walk.
+ */
+async function everyFileNamed(store: Store): Promise<EverySession | null> {
+  if (!store.sessionTallies) return null;
+  const formatOf = new Map((await store.sessionTallies()).map((s) => [s.id, s.format]));
+  const files: GrepFile[] = [];
+  for (const root of await store.listRoots()) {
+    for (const l of await store.rootLedgers(root.path)) {
+      for (const f of l.files) {
+        const format = f.sessionId === null ? undefined : formatOf.get(f.sessionId);
+        if (format === undefined) return null; // a file of many sessions, or of none: walk
+        if (f.superseded) continue;
+        files.push({
+          fileId: f.fileId, file: f.relPath, lines: f.lines, path: f.path, size: f.size, mtimeMs: f.mtimeMs, offset: f.offset,
+          ledger: l.ledger, format, sessionId: f.sessionId,
+        });
+      }
+    }
+  }
+  const profiles = await profilesOf([...new Set(files.map((f) => f.format))]);
+  if (files.some((f) => profiles.get(f.format)?.sharedLedgers != null)) return null; // lines name their sessions: walk
+  files.sort((a, b) => cmp(a.sessionId!, b.sessionId!) || a.fileId - b.fileId);
+  return { files, lineSessions: new Map(), only: new Map(), sessions: formatOf.size };
+}
+
 /** Files and line limits for a search of every session the filters leave, in a stable order (session id, then reading order). */
 export async function everySessionFiles(store: Store, filters: EverySessionFilters): Promise<EverySession> {
+  const unfiltered = filters.session_id === undefined && filters.format === undefined && filters.project === undefined && filters.since === undefined;
+  const quick = unfiltered ? await everyFileNamed(store) : null;
+  if (quick) return quick;
   const sessions = await chosenSessions(store, filters);
   const narrowed = filters.session_id !== undefined || filters.project !== undefined || filters.since !== undefined;
   const chosen = new Set(sessions.map((s) => s.id));

@@ -25,6 +25,7 @@ import { everySessionFiles, type GrepFile } from './every-session.js';
 import { matchFinder, placeMatch } from './excerpt.js';
 import { SearchSession, type SearchEnd } from './search-pool.js';
 import { scanLedgerFiles, type ReadFrom } from './source.js';
+import { recycleBlockBuffer } from './block-buffers.js';
 
 const SESSION_PAGE = 10_000;
 
@@ -143,16 +144,20 @@ async function grep(
   let count = 0;
   const hits: FoundHit[] = [];
   const readFrom = new Map<string, ReadFrom>();
-  const collect = (block: EvidenceBlockView, from: ReadFrom) => (matched: number[]) => {
+  // `data`: the block's bytes as the worker handed them back.
+  const collect = (block: EvidenceBlockView, from: ReadFrom) => (matched: number[], data: Uint8Array) => {
     for (const k of matched) {
       if (count++ < window.offset || hits.length >= window.limit) continue;
       const l = block.lines[k]!;
-      const bytes = Buffer.from(block.data.subarray(l.start, l.start + l.length)); // a copy: the block is released
+      const bytes = Buffer.from(data.subarray(l.start, l.start + l.length)); // a copy: the block is released
       const row: FoundHit = { line_number: l.lineNumber, file: block.file, raw: bytes.toString('utf8'), read_from: from, fileId: block.fileId, bytes };
       if (!isUtf8(bytes)) row.raw_base64 = bytes.toString('base64');
       if (l.status === 'incomplete') row.incomplete = true;
       hits.push(row);
     }
+    // The hits hold copies. Buffers that come back from a worker are not counted by V8 as this
+    // thread's memory, so dropping them let a big search grow to gigabytes before a collection.
+    recycleBlockBuffer(data);
   };
   await scanLedgerFiles(
     store,
@@ -171,12 +176,13 @@ async function grep(
       }
       const starts = new Int32Array(n);
       const lengths = new Int32Array(n);
-      block.lines.forEach((l, k) => {
-        starts[k] = l.start;
-        lengths[k] = l.length;
-      });
+      for (let k = 0; k < n; k++) {
+        starts[k] = block.lines[k]!.start;
+        lengths[k] = block.lines[k]!.length;
+      }
       const lastIncomplete = block.lines[n - 1]!.status === 'incomplete';
-      session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block, from));
+      // A block read live is grep's own buffer (source.ts): it moves to the worker without a copy.
+      session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block, from), { owned: from === 'live' });
     },
     { backlog: () => session.backlog(), evidenceOnly },
   );

@@ -35,10 +35,26 @@ function hasTopLevelAlternation(p: string): boolean {
   return false;
 }
 
+/** Lone surrogates and U+FFFD have no faithful UTF-8 bytes to search for. */
+const UNSEARCHABLE = /[\uD800-\uDFFF\uFFFD\n]/;
+
+/** Characters on nearly every JSONL line: a literal made of them finds nearly every line. */
+const COMMON_IN_JSON = new Set(['"', ':', ',', ' ', '{', '}', '[', ']', '\\']);
+
+/** How well a run narrows the search: its characters that are not JSON punctuation, then its length. */
+function selectivity(run: string): number {
+  let rare = 0;
+  for (const c of run) if (!COMMON_IN_JSON.has(c)) rare++;
+  return rare * 1000 + run.length;
+}
+
 /**
- * The longest run of plain characters outside groups that every match contains, or null.
+ * The most selective run of plain characters outside groups that every match contains, or null:
+ * the one with the most characters besides JSON punctuation (`": "` is on every line; `rror` is
+ * not), the longer one when equal, the first one when both are.
  *
  * @example requiredLiteral('LED-[0-9a-f]{8}') // 'LED-'
+ * @example requiredLiteral('"[a-z_]+": "[^"]*[Ee]rror') // 'rror'
  */
 export function requiredLiteral(p: string): string | null {
   if (hasTopLevelAlternation(p)) return null;
@@ -46,7 +62,7 @@ export function requiredLiteral(p: string): string | null {
   let run = '';
   let depth = 0;
   const end = () => {
-    if (run.length > best.length) best = run;
+    if (run.length >= MIN_LITERAL && !UNSEARCHABLE.test(run) && (best === '' || selectivity(run) > selectivity(best))) best = run;
     run = '';
   };
   for (let i = 0; i < p.length; ) {
@@ -84,8 +100,7 @@ export function requiredLiteral(p: string): string | null {
     i += 1;
   }
   end();
-  // Lone surrogates and U+FFFD have no faithful UTF-8 bytes to search for.
-  return best.length >= MIN_LITERAL && !/[\uD800-\uDFFF\uFFFD\n]/.test(best) ? best : null;
+  return best === '' ? null : best;
 }
 
 const UNSAFE_ESCAPES = 'sSWD';

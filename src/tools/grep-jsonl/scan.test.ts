@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileUserPattern, lineRegExp } from '../../core/safe-regex.js';
+import { compileUserPattern, lineRegExp, planUserSearch } from '../../core/safe-regex.js';
 import type { EvidenceBlockView } from '../../store/store.js';
 import { byteSafe, requiredLiteral } from './pattern-facts.js';
 import { blockMatcher, matchBlock } from './scan.js';
+import { blockSearch, type SearchBlock } from './block-search.js';
 
 /** A block as the store hands it over: lines joined by '\n', the last one maybe without. */
 function block(lines: (string | Buffer)[], incompleteLast = false): EvidenceBlockView {
@@ -85,7 +86,7 @@ describe('byteSafe', () => {
 });
 
 describe('requiredLiteral', () => {
-  it('finds the longest run every match must contain, or nothing when unsure', () => {
+  it('finds the most selective run every match must contain, or nothing when unsure', () => {
     expect(requiredLiteral('budget_exhausted')).toBe('budget_exhausted');
     expect(requiredLiteral('LED-[0-9a-f]{8}"')).toBe('LED-');
     expect(requiredLiteral('"decision": "[A-Z]+"')).toBe('"decision": "');
@@ -98,4 +99,42 @@ describe('requiredLiteral', () => {
     expect(requiredLiteral('ab')).toBeNull();
     expect(requiredLiteral('[abc]+\\d')).toBeNull();
   });
+
+  it('prefers a run of letters to a longer run of JSON punctuation, which is on every line', () => {
+    expect(requiredLiteral('"[a-z_]+": "[^"]*[Ee]rror')).toBe('rror');
+    expect(requiredLiteral('": "x[0-9]"name')).toBe('"name');
+    expect(requiredLiteral('"name":"(Bash|Read)"')).toBe('"name":"');
+    expect(requiredLiteral('\uD83Dxyz[a-z]+abc')).toBe('abc'); // a lone surrogate cannot be searched as bytes
+  });
+});
+
+/** A block as the search worker receives it. */
+function workerBlock(lines: (string | Buffer)[]): SearchBlock {
+  const b = block(lines);
+  return { data: b.data, starts: Int32Array.from(b.lines, (l) => l.start), lengths: Int32Array.from(b.lines, (l) => l.length), lastIncomplete: false, only: null };
+}
+
+describe('blockSearch (the worker): the literal prefilter never changes which lines match', () => {
+  const json = [
+    '{"type":"tool_use","name":"Bash","input":{"command":"ls"}}',
+    '{"type":"text","text":"An Error occurred: no such file"}',
+    '{"m": "naïve café — ERROR in 日本語"}',
+    '{"m": "plain", "id": "toolu_01ABCdef"}',
+    '{"type":"tool_use","name":"Read","input":{"file":"é.txt"}}',
+    '{"m": "CAFÉ error", "x": "erRor"}',
+    '',
+    '{"m": "日本語 only"}',
+  ];
+  const cases: [string, boolean][] = [
+    ['error', false], ['error', true], ['ERROR', true], ['café', false], ['CAFÉ', true], ['日本語', false], ['本語 only', false],
+    ['"name":"(Bash|Read)"', false], ['Bash|Read', false], ['(Bash|naïve) ', false], ['toolu_[A-Za-z0-9]+', false], ['"[a-z_]+": "[^"]*[Ee]rror', false],
+    ['[Ee]rror', false], ['\berror\b', true], ['^\{"m": "[^"]*"\}$', false], ['^$', false], ['é\.txt', false], ['x*', false],
+  ];
+  for (const [pattern, ignoreCase] of cases) {
+    it(`${pattern}${ignoreCase ? ' (ignore_case)' : ''}`, async () => {
+      const search = blockSearch(await planUserSearch(pattern, { ignoreCase }));
+      const lines = search(workerBlock(json)).map((k) => 10 + k);
+      expect(lines).toEqual(naive(json, pattern, ignoreCase ? 'i' : ''));
+    });
+  }
 });

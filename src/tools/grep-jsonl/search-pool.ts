@@ -7,17 +7,26 @@
 // Workers are pooled: a new one costs ~30–60 ms to start (the module graph and re2js), which a
 // one-shot CLI call pays once and a server pays only for its first searches. At most MAX_WORKERS
 // search at once (the rest wait their turn, within their own deadline); IDLE_WORKERS stay warm and
-// unreferenced, so they never keep a process alive.
+// unreferenced, so they never keep a process alive. One search takes a second worker when one is
+// free (WORKERS_PER_SEARCH), so a big search uses both cores of a small machine; each block's
+// bytes move to its worker and back (transferred, not copied) with the answer.
 
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SearchPlan } from '../../core/safe-regex.js';
+import { takeBlockBuffer } from './block-buffers.js';
 import type { SearchBlock } from './block-search.js';
 import type { FromWorker, ToWorker } from './search-worker.js';
 
 const MAX_WORKERS = 4;
 const IDLE_WORKERS = 2;
+/** Workers one search uses when they are free: the blocks are split between them (a 2-core machine uses both cores). */
+const WORKERS_PER_SEARCH = Math.max(1, Math.min(2, availableParallelism()));
+/** Blocks smaller than this go to a worker several to a message. */
+const BATCH_BYTES = 1024 * 1024;
+const BATCH_BLOCKS = 64;
 /** Bytes handed to a worker and not yet answered, above which reading pauses (memory bound). */
 const HIGH_WATER = 32 * 1024 * 1024;
 const LOW_WATER = 8 * 1024 * 1024;
@@ -40,6 +49,13 @@ const idle: Worker[] = [];
 let running = 0;
 const waiting: (() => void)[] = [];
 
+function take(): Worker {
+  running++;
+  const worker = idle.pop() ?? new Worker(workerUrl());
+  worker.ref();
+  return worker;
+}
+
 async function acquire(deadlineAt: number): Promise<Worker | null> {
   while (running >= MAX_WORKERS) {
     const turn = new Promise<void>((resolve) => waiting.push(resolve));
@@ -51,10 +67,12 @@ async function acquire(deadlineAt: number): Promise<Worker | null> {
     clearTimeout(timer);
     if (outcome === 'late') return null;
   }
-  running++;
-  const worker = idle.pop() ?? new Worker(workerUrl());
-  worker.ref();
-  return worker;
+  return take();
+}
+
+/** A further worker for the same search, only if one is free right now (a helper never waits). */
+function acquireHelper(): Worker | null {
+  return running < MAX_WORKERS ? take() : null;
 }
 
 function release(worker: Worker, reusable: boolean): void {
@@ -71,14 +89,24 @@ function release(worker: Worker, reusable: boolean): void {
 
 export type SearchEnd = 'done' | 'deadline';
 
+/** What a block's caller gets back: the matching line indexes and the block's bytes (the ones it handed over may have moved to the worker). */
+export type OnMatched = (lines: number[], data: Uint8Array) => void;
+
 /**
- * One search on one worker. `submit` blocks in reading order; each block's `onMatched` runs in that
- * same order. `finish` resolves once every submitted block is answered ('done') or the deadline has
+ * One search on up to WORKERS_PER_SEARCH workers, blocks dealt out in turn. `submit` blocks in
+ * reading order; each block's `onMatched` runs in that same order, whichever worker answered
+ * first. `finish` resolves once every submitted block is answered ('done') or the deadline has
  * passed ('deadline': blocks not answered by then are dropped, never half-counted).
  */
 export class SearchSession {
   private seq = 0;
-  private readonly waitingFor = new Map<number, { bytes: number; onMatched: (lines: number[]) => void }>();
+  /** The next batch whose answers the caller gets. */
+  private delivered = 0;
+  private readonly waitingFor = new Map<number, { bytes: number; onMatched: OnMatched[] }>();
+  /** Answers that came before an earlier batch's (another worker was quicker). */
+  private readonly early = new Map<number, Extract<FromWorker, { kind: 'matched' }>>();
+  /** Blocks not yet posted: small blocks go in one message (each message costs ~0.1–0.2 ms). */
+  private batch: { blocks: SearchBlock[]; onMatched: OnMatched[]; bytes: number } = { blocks: [], onMatched: [], bytes: 0 };
   private bytesInFlight = 0;
   private ended: SearchEnd | null = null;
   private failure: Error | null = null;
@@ -87,24 +115,33 @@ export class SearchSession {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
-    private readonly worker: Worker | null,
+    private readonly workers: Worker[],
     plan: SearchPlan,
     deadlineAt: number,
   ) {
     this.timer = setTimeout(() => this.end('deadline'), Math.max(0, deadlineAt - Date.now()));
-    if (!worker) {
+    if (workers.length === 0) {
       this.end('deadline'); // no worker freed up in time
       return;
     }
-    worker.on('message', (msg: FromWorker) => this.answered(msg));
-    worker.on('error', (err) => this.fail(err));
-    worker.on('exit', (code) => this.fail(new Error(`the search worker stopped (exit code ${code})`)));
-    worker.postMessage({ kind: 'plan', plan } satisfies ToWorker);
+    for (const worker of workers) {
+      worker.on('message', (msg: FromWorker) => this.answered(msg));
+      worker.on('error', (err) => this.fail(err));
+      worker.on('exit', (code) => this.fail(new Error(`the search worker stopped (exit code ${code})`)));
+      worker.postMessage({ kind: 'plan', plan } satisfies ToWorker);
+    }
   }
 
   /** Start a search for `plan` that ends by `deadlineAt` (ms since the epoch) at the latest. */
   static async open(plan: SearchPlan, deadlineAt: number): Promise<SearchSession> {
-    return new SearchSession(await acquire(deadlineAt), plan, deadlineAt);
+    const first = await acquire(deadlineAt);
+    const workers = first ? [first] : [];
+    while (first && workers.length < WORKERS_PER_SEARCH) {
+      const helper = acquireHelper();
+      if (!helper) break;
+      workers.push(helper);
+    }
+    return new SearchSession(workers, plan, deadlineAt);
   }
 
   /** True once the deadline has passed or the worker failed: stop reading. */
@@ -112,23 +149,49 @@ export class SearchSession {
     return this.ended !== null;
   }
 
-  submit(block: SearchBlock, onMatched: (lines: number[]) => void): void {
-    if (this.ended || !this.worker) return;
-    // An exact copy, transferred: a view's whole underlying buffer would be cloned otherwise.
-    const data = new Uint8Array(block.data);
-    const seq = this.seq++;
-    this.waitingFor.set(seq, { bytes: data.byteLength, onMatched });
+  /**
+   * Hand a block over. `owned`: the caller gives up `block.data`'s whole buffer (its own, never a
+   * pooled one), which then moves to the worker and back without a copy; otherwise the bytes are
+   * copied into a block buffer (a view's whole underlying buffer would be cloned). Either way,
+   * give the bytes `onMatched` receives back with recycleBlockBuffer. Small blocks wait to go with the
+   * next ones, up to BATCH_BYTES; `finish` and `backlog` send what waits.
+   */
+  submit(block: SearchBlock, onMatched: OnMatched, options: { owned?: boolean } = {}): void {
+    if (this.ended || this.workers.length === 0) return;
+    let data = block.data;
+    if (!options.owned) {
+      data = takeBlockBuffer(block.data.byteLength); // its own buffer, given back by the caller
+      data.set(block.data);
+    }
+    this.batch.blocks.push({ ...block, data });
+    this.batch.onMatched.push(onMatched);
+    this.batch.bytes += data.byteLength;
     this.bytesInFlight += data.byteLength;
-    this.worker.postMessage({ kind: 'block', seq, block: { ...block, data } } satisfies ToWorker, [data.buffer]);
+    if (this.batch.bytes >= BATCH_BYTES || this.batch.blocks.length >= BATCH_BLOCKS) this.flush();
   }
 
-  /** A promise to await before reading more when the worker is far behind, else null. */
+  /** Post the blocks waiting in the batch to the next worker in turn. */
+  private flush(): void {
+    const { blocks, onMatched, bytes } = this.batch;
+    if (blocks.length === 0 || this.ended) return;
+    this.batch = { blocks: [], onMatched: [], bytes: 0 };
+    const seq = this.seq++;
+    this.waitingFor.set(seq, { bytes, onMatched });
+    const worker = this.workers[seq % this.workers.length]!;
+    worker.postMessage({ kind: 'blocks', seq, blocks } satisfies ToWorker, blocks.map((b) => b.data.buffer as ArrayBuffer));
+  }
+
+  /** A promise to await before reading more when the workers are far behind, else null. */
   backlog(): Promise<void> | null {
+    // Called between files and blocks: an idle worker gets what waits rather than wait for more.
+    if (this.waitingFor.size < this.workers.length) this.flush();
     if (this.bytesInFlight <= HIGH_WATER || this.ended) return null;
+    this.flush();
     return new Promise((resolve) => (this.wakeProducer = resolve));
   }
 
   async finish(): Promise<SearchEnd> {
+    this.flush();
     if (!this.ended && this.waitingFor.size > 0) await new Promise<void>((resolve) => (this.wakeFinish = resolve));
     this.end('done');
     if (this.failure) throw this.failure;
@@ -136,12 +199,17 @@ export class SearchSession {
   }
 
   private answered(msg: FromWorker): void {
-    const job = this.waitingFor.get(msg.seq);
-    if (!job || this.ended) return;
-    this.waitingFor.delete(msg.seq);
-    this.bytesInFlight -= job.bytes;
+    if (this.ended || !this.waitingFor.has(msg.seq)) return;
     if (msg.kind === 'failed') return this.fail(new Error(`the search worker failed: ${msg.message}`));
-    job.onMatched(msg.lines);
+    this.early.set(msg.seq, msg);
+    for (let next = this.early.get(this.delivered); next; next = this.early.get(this.delivered)) {
+      this.early.delete(this.delivered);
+      const job = this.waitingFor.get(this.delivered)!;
+      this.waitingFor.delete(this.delivered);
+      this.delivered++;
+      this.bytesInFlight -= job.bytes;
+      job.onMatched.forEach((onMatched, k) => onMatched(next.lines[k]!, next.data[k]!));
+    }
     if (this.bytesInFlight <= LOW_WATER) this.wake();
     if (this.waitingFor.size === 0) this.wakeFinish?.();
   }
@@ -158,13 +226,14 @@ export class SearchSession {
     w?.();
   }
 
-  /** Stop for good: a worker still busy (deadline, failure) is terminated, an idle one goes back to the pool. */
+  /** Stop for good: workers still busy (deadline, failure) are terminated, idle ones go back to the pool. */
   private end(how: SearchEnd): void {
     if (this.ended) return;
     this.ended = how;
     clearTimeout(this.timer);
     this.wake();
     this.wakeFinish?.();
-    if (this.worker) release(this.worker, how === 'done' && this.failure === null && this.waitingFor.size === 0);
+    const reusable = how === 'done' && this.failure === null && this.waitingFor.size === 0;
+    for (const worker of this.workers) release(worker, reusable);
   }
 }

@@ -1,0 +1,70 @@
+// Reading live files gives the same lines as the evidence: a last line without a newline (a
+// sub-agent's .meta.json is one such line) and a line longer than one read (a literal across the
+// read boundary); the quick file list of scope "all" equals the session-by-session walk.
+// Searches run the compiled worker: `npm run build` first.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyFixture, tempDir } from '../../../test/helpers.js';
+import { ingestPaths } from '../../ingest/ingest.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { runTool } from '../tool.js';
+import { everySessionFiles } from './every-session.js';
+import { grepJsonl } from './index.js';
+
+type Result = Record<string, any>;
+const SUBAGENTS = 'projects/-home-USER-projects-spotter-worktrees-spotter-fum/8463c716-a2ea-4c14-9efa-87158ebd9f20/subagents';
+
+async function both(s: SqliteStore, args: Record<string, unknown>): Promise<{ live: Result; evidence: Result }> {
+  const call = (readFrom: string) => runTool(grepJsonl, { ...args, read_from: readFrom, limit: 500, max_bytes: 10_000_000 }, { store: s }) as Promise<Result>;
+  return { live: await call('auto'), evidence: await call('evidence') };
+}
+
+const sameHits = (r: Result) => r.entries.map(({ read_from, ...e }: Result) => e);
+
+describe('grep_jsonl reading live files', () => {
+  it('finds a last line without a newline, as the evidence does', async () => {
+    const root = copyFixture('claude-code');
+    const meta = join(root, SUBAGENTS, 'agent-a7be2f0.meta.json');
+    writeFileSync(meta, '{"agentType":"general-purpose","description":"MARKER-META café"}'); // no newline
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [root]);
+    const { live, evidence } = await both(s, { pattern: 'MARKER-META', scope: 'all' });
+    expect(evidence.count).toBe(1);
+    expect(live.count).toBe(1);
+    expect(live.entries[0]).toMatchObject({ file: `${SUBAGENTS}/agent-a7be2f0.meta.json`, line_number: 1, read_from: 'live' });
+    expect(live.entries[0].raw).toBe('{"agentType":"general-purpose","description":"MARKER-META café"}');
+    expect(sameHits(live)).toEqual(sameHits(evidence));
+    await s.close();
+  });
+
+  it('finds a literal that straddles the 4 MiB read boundary inside a long line, with every line number as the evidence has it', async () => {
+    const root = copyFixture('claude-code');
+    const file = join(root, SUBAGENTS, 'agent-a7be2f0.jsonl');
+    const { readFileSync } = await import('node:fs');
+    const head = readFileSync(file, 'utf8');
+    // A long line that ends past 4 MiB, the literal cut in two by the first read, then two more.
+    const pad = 4 * 1024 * 1024 - Buffer.byteLength(head) - 30;
+    const long = JSON.stringify({ type: 'note', text: `${'é'.repeat(pad >> 2)}${'x'.repeat(pad - 2 * (pad >> 2))}STRADDLE-MARKER` });
+    writeFileSync(file, `${head}${long}\n{"type":"note","text":"STRADDLE-MARKER again"}\n`);
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [root]);
+    const { live, evidence } = await both(s, { pattern: 'STRADDLE-MARKER', scope: 'all' });
+    const lines = head.split('\n').length; // the long line's number
+    expect(evidence.entries.map((e: Result) => e.line_number)).toEqual([lines, lines + 1]);
+    expect(live.read_from).toBe('live');
+    expect(sameHits(live)).toEqual(sameHits(evidence));
+    await s.close();
+  });
+
+  it('lists, without filters, the same files with the same owners as the session-by-session walk', async () => {
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [copyFixture('claude-code'), copyFixture('amplifier/normal')]);
+    const quick = await everySessionFiles(s, {});
+    const walked = await everySessionFiles(s, { project: '' }); // a filter every session passes: the walk
+    expect(quick.files.length).toBeGreaterThan(3);
+    expect(quick).toEqual(walked);
+    await s.close();
+  });
+});
