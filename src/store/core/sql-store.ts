@@ -26,6 +26,7 @@ import type {
   SyncStateSlot,
   TokenTable,
   UsageCallGroupRow,
+  UsageCallRow,
   UsageSessionRow,
 } from '../store.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
@@ -37,7 +38,7 @@ import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLine
 import { binder, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { first, type Sql } from './sql.js';
-import { readUsageCallGroups } from './usage-calls.js';
+import { readUsageCallGroups, readUsageCallRows } from './usage-calls.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -238,6 +239,10 @@ export abstract class SqlStore implements Store {
 
   async usageCallGroups(longContextThreshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
     return readUsageCallGroups(this.sql, longContextThreshold);
+  }
+
+  async usageCallRows(): Promise<{ sessions: UsageSessionRow[]; calls: UsageCallRow[] }> {
+    return readUsageCallRows(this.sql);
   }
 
   async sessionTallies(): Promise<SessionTally[]> {

@@ -9,7 +9,7 @@
 import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
 import { keyToParts } from '../../core/time.js';
-import type { UsageCallGroupRow, UsageSessionRow } from '../store.js';
+import type { UsageCallGroupRow, UsageCallRow, UsageSessionRow } from '../store.js';
 import { RowList, type Sql } from './sql.js';
 
 /**
@@ -72,9 +72,7 @@ export async function storedCallKeys(sql: Sql, sids: readonly number[], mirror: 
  * ~1,600 rows. Integer division truncates toward zero on both engines: the same UTC days.
  */
 export async function readUsageCallGroups(sql: Sql, threshold: number): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
-  const rows = await sql.arrays('SELECT sid, id, parent_id, project, project_path, format FROM sessions');
-  const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
-  const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
+  const { sessions, idOf } = await readUsageSessions(sql);
   // The groups kept beside the calls (a few thousand rows) instead of grouping every call again.
   const grouped =
     threshold === DAYS_THRESHOLD
@@ -102,4 +100,44 @@ export async function readUsageCallGroups(sql: Sql, threshold: number): Promise<
     });
   }
   return { sessions, groups };
+}
+
+/** Every session as usage reports need it, and each session's id by its row id. */
+async function readUsageSessions(sql: Sql): Promise<{ sessions: UsageSessionRow[]; idOf: Map<number, string> }> {
+  const rows = await sql.arrays('SELECT sid, id, parent_id, project, project_path, format FROM sessions');
+  const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
+  const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
+  return { sessions, idOf };
+}
+
+/**
+ * Every session, and every stored call one by one (Store.usageCallRows): the rows the summarisers
+ * chose, mirrors included, as the sessions' timelines hold them (a mirror whose call a sub-agent
+ * records first-hand had its usage cleared, so neither counts it). ~19,000 narrow rows for a
+ * 300 MB corpus instead of every event of every session.
+ */
+export async function readUsageCallRows(sql: Sql): Promise<{ sessions: UsageSessionRow[]; calls: UsageCallRow[] }> {
+  const { sessions, idOf } = await readUsageSessions(sql);
+  const rows = await sql.arrays('SELECT sid, seq, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost, tok_rs FROM usage_calls');
+  const calls: UsageCallRow[] = [];
+  for (const r of rows) {
+    // Rows of a session no longer listed have no session row: no report counts them.
+    const sessionId = idOf.get(r[0] as number);
+    if (sessionId === undefined) continue;
+    calls.push({
+      sessionId,
+      seq: r[1] as number,
+      tsMs: r[2] as number | null,
+      tsNs: r[3] as number,
+      model: r[4] as string | null,
+      input: r[5] as number,
+      output: r[6] as number,
+      cacheWrite: r[7] as number,
+      cacheWrite1h: r[8] as number,
+      cacheRead: r[9] as number,
+      recordedUsd: r[10] as number | null,
+      reasoning: r[11] as number,
+    });
+  }
+  return { sessions, calls };
 }

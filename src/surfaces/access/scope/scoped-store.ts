@@ -57,6 +57,8 @@ class ScopedStore implements Store {
 
   /** The engine's grouped usage, cut to the scope's sessions: present exactly when the engine has it. */
   readonly usageCallGroups?: Store['usageCallGroups'];
+  /** The engine's calls one by one, cut the same way: present exactly when the engine has them. */
+  readonly usageCallRows?: Store['usageCallRows'];
 
   constructor(
     private readonly inner: Store,
@@ -71,6 +73,15 @@ class ScopedStore implements Store {
         const sessions = all.sessions.filter((s) => this.allowedRow(s));
         const ids = new Set(sessions.map((s) => s.id));
         return { sessions, groups: all.groups.filter((g) => ids.has(g.sessionId)) };
+      };
+    }
+    const rows = inner.usageCallRows?.bind(inner);
+    if (rows) {
+      this.usageCallRows = async () => {
+        const all = await rows();
+        const sessions = all.sessions.filter((s) => this.allowedRow(s));
+        const ids = new Set(sessions.map((s) => s.id));
+        return { sessions, calls: all.calls.filter((c) => ids.has(c.sessionId)) };
       };
     }
   }
