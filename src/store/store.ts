@@ -419,6 +419,29 @@ export interface UsageCallGroupRow {
   recordedUsd: number | null;
 }
 
+/**
+ * One stored LLM call (each counted once, by the summarisers' rule: src/core/llm-calls.ts), with its
+ * own time: for reports that cut calls by instant rather than by day (5-hour blocks).
+ */
+export interface UsageCallRow {
+  sessionId: string;
+  /** Sequence of the chosen record in its session: orders the calls of one instant. */
+  seq: number;
+  /** Milliseconds of the call, and nanoseconds within that millisecond (0 when the log has none); null, 0 for a call without a time. */
+  tsMs: number | null;
+  tsNs: number;
+  model: string | null;
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  /** As UsageCallGroupRow.reasoning. */
+  reasoning: number;
+  /** The cost the log recorded for the call (Amplifier cost_usd); null when none. */
+  recordedUsd: number | null;
+}
+
 /** A team token as a store keeps it: everything but the token itself (surfaces/access/tokens mints them). */
 export interface TokenRow {
   id: string;
@@ -527,6 +550,11 @@ export interface Store {
    * the sessions of these projects (ProjectScope) and their calls.
    */
   usageCallGroups?(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
+  /**
+   * Optional: every session and the store's LLM calls one by one (UsageCallRow), in any order. A
+   * store without it is read through sessionTimeline (src/usage/calls.ts), with the same calls.
+   */
+  usageCallRows?(projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; calls: UsageCallRow[] }>;
   /**
    * Optional: every session's SessionTally, in any order (one narrow read instead of listSessions'
    * pages). A store without it is read through listSessions, with the same figures. `projects`:

@@ -6,12 +6,12 @@
 // session totals, which equal ccusage's.
 //
 // A store with usageCallGroups (both engines: a usage_calls table kept by the writer with the same
-// rule) hands the calls over already grouped; any other Store (a wrapper, a test double) is read
-// session by session through sessionTimeline, with the same figures.
+// rule) hands the calls over already grouped, and with usageCallRows one by one; any other Store (a
+// wrapper, a test double) is read session by session through sessionTimeline, with the same figures.
 
 import { tokenTotal, type Format, type TokenCounts } from '../core/model.js';
 import { keyToParts } from '../core/time.js';
-import type { Store, UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
+import type { Store, UsageCallGroupRow, UsageCallRow, UsageSessionRow } from '../store/store.js';
 import type { CallTokens } from './cost.js';
 import { finiteNumber, recordedUsd } from './event-cost.js';
 import { LONG_CONTEXT_THRESHOLD } from './pricing.js';
@@ -170,6 +170,44 @@ function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroup
   return calls;
 }
 
+/**
+ * The timeline path's order as the stored rows can give it: sessions by id, then each session's
+ * calls by time (none first), nanoseconds and sequence of the chosen record (the timeline path goes
+ * by each call's first record, which precedes the chosen one within the same streamed call). Blocks
+ * sort by millisecond and keep this order among calls of one millisecond, so their sums of floats
+ * are added in the same order either way (a test holds the two paths equal on every format).
+ */
+function compareCallRows(a: UsageCallRow, b: UsageCallRow): number {
+  if (a.sessionId !== b.sessionId) return a.sessionId < b.sessionId ? -1 : 1;
+  if (a.tsMs !== b.tsMs) return a.tsMs === null ? -1 : b.tsMs === null ? 1 : a.tsMs - b.tsMs;
+  return a.tsNs - b.tsNs || a.seq - b.seq;
+}
+
+function fromRows(found: { sessions: UsageSessionRow[]; calls: UsageCallRow[] }): UsageCall[] {
+  const byId = new Map<string, SessionInfo>(found.sessions.map((s) => [s.id, s]));
+  const roots = topLevelOf(byId);
+  const calls: UsageCall[] = [];
+  for (const c of [...found.calls].sort(compareCallRows)) {
+    const root = roots.get(c.sessionId);
+    if (!root) continue;
+    calls.push({
+      calls: 1,
+      sessionId: c.sessionId,
+      rootId: root.id,
+      format: root.format,
+      project: root.project,
+      projectPath: root.projectPath,
+      tsMs: c.tsMs,
+      lastMs: c.tsMs,
+      long: null,
+      model: c.model,
+      tokens: { input: c.input, output: c.output, cacheWrite: c.cacheWrite, cacheWrite1h: c.cacheWrite1h, cacheRead: c.cacheRead, reasoning: c.reasoning },
+      recordedUsd: c.recordedUsd,
+    });
+  }
+  return calls;
+}
+
 /** Read call by call; `only` limits the (slow) timeline reads to those sessions. */
 async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<UsageCall[]> {
   const sessions = new Map<string, SessionInfo>();
@@ -196,11 +234,12 @@ async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<Usag
 
 /**
  * Every LLM call of the store one by one, each counted once and never summed with another: for
- * reports that need each call's own time (5-hour blocks, src/usage/blocks.ts). Reads every
- * session's timeline, so it is slower than loadUsageCalls on a large store.
+ * reports that need each call's own time (5-hour blocks, src/usage/blocks.ts). A store with
+ * usageCallRows hands over its stored calls; any other is read session by session through
+ * sessionTimeline (far slower on a large store), with the same calls.
  */
 export async function loadEachUsageCall(store: Store): Promise<UsageCall[]> {
-  return fromStore(store);
+  return store.usageCallRows ? fromRows(await store.usageCallRows()) : fromStore(store);
 }
 
 /**

@@ -55,8 +55,8 @@ function writeSubagent(root: string): void {
   writeFileSync(join(dir, `agent-${AGENT}.jsonl`), jsonl([lines.subagent]));
 }
 
-async function report(store: SqliteStore, group: 'daily' | 'session') {
-  const r = await runTool(usageReport, { group_by: group, breakdown: true }, { store });
+async function report(store: SqliteStore, group: 'daily' | 'session' | 'blocks') {
+  const r = await runTool(usageReport, { group_by: group, breakdown: true, ...(group === 'blocks' ? { now: '2026-03-01T12:00:00Z' } : {}) }, { store });
   expect(r.status).toBe('ok');
   return r as unknown as { totals: { calls: number; tokens: { total: number } }; rows: { key: string; tokens: { total: number } }[] };
 }
@@ -71,6 +71,7 @@ describe('mirrored sub-agent calls', () => {
     expect(daily.totals.calls).toBe(2);
     expect(daily.totals.tokens.total).toBe(call(10) + call(40));
     expect((await report(store, 'session')).totals.tokens.total).toBe(daily.totals.tokens.total);
+    expect((await report(store, 'blocks')).totals).toMatchObject({ calls: 2, tokens: { total: daily.totals.tokens.total } });
     expect((await store.getSession(SESSION))!.llmCalls).toBe(2);
     await store.close();
   });
@@ -91,6 +92,10 @@ describe('mirrored sub-agent calls', () => {
       expect(daily.totals.tokens.total, order).toBe(call(10) + call(40));
       const session = await report(store, 'session');
       expect(session.rows.map((r) => [r.key, r.tokens.total]), order).toEqual([[SESSION, call(10) + call(40)]]);
+      // Blocks read the stored calls one by one: the same two calls, in one window.
+      const blocks = await report(store, 'blocks');
+      expect([blocks.totals.calls, blocks.totals.tokens.total], order).toEqual([2, call(10) + call(40)]);
+      expect(blocks.rows.map((r) => r.tokens.total), order).toEqual([call(10) + call(40)]);
       const parent = (await store.getSession(SESSION))!;
       expect([parent.llmCalls, parent.tokensTotal.input + parent.tokensTotal.output + parent.tokensTotal.cacheWrite + parent.tokensTotal.cacheRead], order).toEqual([
         1,

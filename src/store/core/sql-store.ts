@@ -28,6 +28,7 @@ import type {
   SyncStateSlot,
   TokenTable,
   UsageCallGroupRow,
+  UsageCallRow,
   UsageSessionRow,
 } from '../store.js';
 import { groupLedgers, type LedgerFileRow } from '../shared/ledger-groups.js';
@@ -41,7 +42,7 @@ import { readScopeTotals } from './scope-totals.js';
 import { binder, searchSessionMetadata } from './search.js';
 import { readTimelinePage } from './session-events.js';
 import { first, type Sql } from './sql.js';
-import { readUsageCallGroups } from './usage-calls.js';
+import { readUsageCallGroups, readUsageCallRows } from './usage-calls.js';
 
 const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
@@ -261,6 +262,10 @@ export abstract class SqlStore implements Store {
 
   async usageCallGroups(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
     return readUsageCallGroups(this.sql, longContextThreshold, projects);
+  }
+
+  async usageCallRows(projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; calls: UsageCallRow[] }> {
+    return readUsageCallRows(this.sql, projects);
   }
 
   async sessionTallies(projects?: ProjectScope): Promise<SessionTally[]> {

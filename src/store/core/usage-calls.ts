@@ -9,7 +9,7 @@
 import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
 import { keyToParts } from '../../core/time.js';
-import type { ProjectScope, UsageCallGroupRow, UsageSessionRow } from '../store.js';
+import type { ProjectScope, UsageCallGroupRow, UsageCallRow, UsageSessionRow } from '../store.js';
 import { projectInScope, sidInScope } from './project-scope.js';
 import { RowList, type Sql } from './sql.js';
 
@@ -77,18 +77,12 @@ export async function readUsageCallGroups(
   threshold: number,
   projects?: ProjectScope,
 ): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
-  // With a scope: its sessions, and only their groups (the projects are $1 of each statement).
-  const scoped = projects === undefined ? [] : [projects];
-  const sessionsWhere = projects === undefined ? '' : `WHERE ${projectInScope(sql, 'project', '$1')}`;
-  const groupsWhere = projects === undefined ? '' : `WHERE ${sidInScope(sql, 'sid', '$1')}`;
-  const rows = await sql.arrays(`SELECT sid, id, parent_id, project, project_path, format FROM sessions ${sessionsWhere}`, scoped);
-  const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
-  const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
+  const { sessions, idOf, scoped, callsWhere } = await readUsageSessions(sql, projects);
   // The groups kept beside the calls (a few thousand rows) instead of grouping every call again.
   const grouped =
     threshold === DAYS_THRESHOLD
-      ? await sql.arrays(`SELECT ${DAY_COLUMNS} FROM usage_call_days ${groupsWhere}`, scoped)
-      : await sql.arrays(groupedCalls(sql.dialect.floatSum, `$${scoped.length + 1}`, groupsWhere), [...scoped, threshold]);
+      ? await sql.arrays(`SELECT ${DAY_COLUMNS} FROM usage_call_days ${callsWhere}`, scoped)
+      : await sql.arrays(groupedCalls(sql.dialect.floatSum, `$${scoped.length + 1}`, callsWhere), [...scoped, threshold]);
   const groups: UsageCallGroupRow[] = [];
   for (const g of grouped) {
     // Rows of a session no longer listed have no session row: no report counts them.
@@ -111,4 +105,53 @@ export async function readUsageCallGroups(
     });
   }
   return { sessions, groups };
+}
+
+/**
+ * Every session as usage reports need it (or a scope's: its projects are $1 of each statement), each
+ * session's id by its row id, and the condition that cuts a calls table to those sessions.
+ */
+async function readUsageSessions(
+  sql: Sql,
+  projects?: ProjectScope,
+): Promise<{ sessions: UsageSessionRow[]; idOf: Map<number, string>; scoped: unknown[]; callsWhere: string }> {
+  const scoped = projects === undefined ? [] : [projects];
+  const sessionsWhere = projects === undefined ? '' : `WHERE ${projectInScope(sql, 'project', '$1')}`;
+  const callsWhere = projects === undefined ? '' : `WHERE ${sidInScope(sql, 'sid', '$1')}`;
+  const rows = await sql.arrays(`SELECT sid, id, parent_id, project, project_path, format FROM sessions ${sessionsWhere}`, scoped);
+  const idOf = new Map(rows.map((r) => [r[0] as number, r[1] as string]));
+  const sessions = rows.map((r) => ({ id: r[1] as string, parentId: r[2] as string | null, project: r[3] as string | null, projectPath: r[4] as string | null, format: r[5] as Format }));
+  return { sessions, idOf, scoped, callsWhere };
+}
+
+/**
+ * Every session, and every stored call one by one (Store.usageCallRows): the rows the summarisers
+ * chose, mirrors included, as the sessions' timelines hold them (a mirror whose call a sub-agent
+ * records first-hand had its usage cleared, so neither counts it). ~19,000 narrow rows for a
+ * 300 MB corpus instead of every event of every session.
+ */
+export async function readUsageCallRows(sql: Sql, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; calls: UsageCallRow[] }> {
+  const { sessions, idOf, scoped, callsWhere } = await readUsageSessions(sql, projects);
+  const rows = await sql.arrays(`SELECT sid, seq, ts_ms, ts_ns, model, tok_in, tok_out, tok_cw, tok_cw1h, tok_cr, cost, tok_rs FROM usage_calls ${callsWhere}`, scoped);
+  const calls: UsageCallRow[] = [];
+  for (const r of rows) {
+    // Rows of a session no longer listed have no session row: no report counts them.
+    const sessionId = idOf.get(r[0] as number);
+    if (sessionId === undefined) continue;
+    calls.push({
+      sessionId,
+      seq: r[1] as number,
+      tsMs: r[2] as number | null,
+      tsNs: r[3] as number,
+      model: r[4] as string | null,
+      input: r[5] as number,
+      output: r[6] as number,
+      cacheWrite: r[7] as number,
+      cacheWrite1h: r[8] as number,
+      cacheRead: r[9] as number,
+      recordedUsd: r[10] as number | null,
+      reasoning: r[11] as number,
+    });
+  }
+  return { sessions, calls };
 }

@@ -92,6 +92,17 @@ describe('toolArguments: a command line as the tool arguments its cli.ts declare
     expect(argsOf('reconstruct_session', ['abc'], { kind: 'User, tool' }).kinds).toEqual(['user', 'tool']);
   });
 
+  it('takes the clock once for usage blocks without --now, so every page the CLI asks for shares it', () => {
+    const before = Date.now();
+    const now = argsOf('usage_report', ['blocks'], {}).now as string;
+    expect(new Date(now).toISOString()).toBe(now);
+    expect(Date.parse(now)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(now)).toBeLessThanOrEqual(Date.now());
+    expect(argsOf('usage_report', ['blocks'], { now: '2026-03-01T10:00:00Z' }).now).toBe('2026-03-01T10:00:00Z');
+    expect(argsOf('usage_report', ['daily'], {}).now).toBeUndefined();
+    expect(argsOf('usage_report', [], {}).now).toBeUndefined();
+  });
+
   it('refuses a command line that cannot run, before any store is opened', () => {
     expect(refusal(() => argsOf('session_overview', [], {}))).toBe('show needs a session ID (see hindsight sessions)');
     expect(refusal(() => argsOf('search_sessions', [], {}))).toBe('search needs a QUERY (words, "a phrase", prefix*)');

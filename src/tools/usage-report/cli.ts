@@ -1,6 +1,6 @@
 // `hindsight usage [GROUP]`: the usage report with every row (the CLI pages through the tool),
 // as ccusage prints it. Zones, orders and clocks are checked before the tool runs, so a mistyped
-// one is a usage error (exit 2) like any bad flag.
+// one is a usage error (exit 2) like any bad flag; blocks without --now take the clock once here.
 
 import { nowProblem } from '../../usage/blocks.js';
 import { ORDERS } from '../../usage/aggregate.js';
@@ -54,6 +54,9 @@ export const cli: CliSpec = {
     }
     const nowIssue = typeof args.now === 'string' ? nowProblem(args.now) : null;
     if (nowIssue) refuse(`--now ${nowIssue}`);
+    // One clock for every page the CLI asks for: the pages then agree on which block is active,
+    // and the report is built once and kept for the next page instead of again on each.
+    if (args.group_by === 'blocks' && args.now === undefined) return { ...args, now: new Date().toISOString() };
     return args;
   },
 };

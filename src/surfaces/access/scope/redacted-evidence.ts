@@ -70,6 +70,7 @@ export function redactedEvidence(store: Store): Store {
     totals: () => store.totals(),
     // Token counts and costs hold no secret text.
     usageCallGroups: store.usageCallGroups?.bind(store),
+    usageCallRows: store.usageCallRows?.bind(store),
     tokens: () => store.tokens(),
     syncState: () => store.syncState(),
     close: () => store.close(),

@@ -58,6 +58,7 @@ class ScopedStore implements Store {
   /** The engine's grouped usage and tallies of the scope's sessions: present exactly when the engine has them. */
   readonly usageCallGroups?: Store['usageCallGroups'];
   readonly sessionTallies?: Store['sessionTallies'];
+  readonly usageCallRows?: Store['usageCallRows'];
 
   constructor(
     private readonly inner: Store,
@@ -69,6 +70,8 @@ class ScopedStore implements Store {
     if (groups) this.usageCallGroups = (threshold, projects) => groups(threshold, this.within(projects));
     const tallies = inner.sessionTallies?.bind(inner);
     if (tallies) this.sessionTallies = (projects) => tallies(this.within(projects));
+    const rows = inner.usageCallRows?.bind(inner);
+    if (rows) this.usageCallRows = (projects) => rows(this.within(projects));
   }
 
   private once<T>(name: string, make: () => Promise<T>): Promise<T> {
