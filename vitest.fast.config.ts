@@ -10,6 +10,7 @@ const BOTH_ENGINES = [
   'src/store/postgres/**',
   'src/sync/**',
   'src/surfaces/access/scope/scope-tools.test.ts',
+  'src/surfaces/access/scope/scoped-store.test.ts',
   'src/surfaces/access/tokens/token-store.test.ts',
 ];
 
@@ -27,6 +28,7 @@ const SLOW = [
   'src/runtime/recording/recorder.test.ts',
   'src/surfaces/cli/refresh.test.ts',
   'src/surfaces/cli/otel-command.test.ts',
+  'src/surfaces/http/kept-answers.test.ts',
 ];
 
 // One smoke per surface, the short ones: the built CLI (what each command loads), MCP over stdio with
