@@ -394,12 +394,25 @@ export interface SessionTally extends UsageSessionRow {
   toolErrors: number;
 }
 
+/** The tokens and recorded cost of stored LLM calls, one call's or a group's summed. */
+export interface StoredCallTokens {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  /** Output-priced tokens outside output (TokenCounts.reasoning); 0 for formats without them. */
+  reasoning: number;
+  /** The cost the logs recorded (Amplifier cost_usd), summed for a group; null when none was recorded. */
+  recordedUsd: number | null;
+}
+
 /**
  * LLM calls (each counted once, by the summarisers' rule: src/usage/calls.ts) of one session, UTC
  * day, model, long-context side and recorded-cost presence, summed: prices are linear inside such
  * a group, so a report priced group by group equals one priced call by call.
  */
-export interface UsageCallGroupRow {
+export interface UsageCallGroupRow extends StoredCallTokens {
   sessionId: string;
   model: string | null;
   /** Whether the calls' prompts (input + cache write + cache read) were over the threshold asked for. */
@@ -408,22 +421,13 @@ export interface UsageCallGroupRow {
   /** Milliseconds of the first and the last call; null for calls without a time. */
   firstMs: number | null;
   lastMs: number | null;
-  input: number;
-  output: number;
-  cacheWrite: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-  /** Output-priced tokens outside output (TokenCounts.reasoning); 0 for formats without them. */
-  reasoning: number;
-  /** The sum of the costs the logs recorded (Amplifier cost_usd); null when the calls recorded none. */
-  recordedUsd: number | null;
 }
 
 /**
  * One stored LLM call (each counted once, by the summarisers' rule: src/core/llm-calls.ts), with its
  * own time: for reports that cut calls by instant rather than by day (5-hour blocks).
  */
-export interface UsageCallRow {
+export interface UsageCallRow extends StoredCallTokens {
   sessionId: string;
   /** Sequence of the chosen record in its session: orders the calls of one instant. */
   seq: number;
@@ -431,15 +435,6 @@ export interface UsageCallRow {
   tsMs: number | null;
   tsNs: number;
   model: string | null;
-  input: number;
-  output: number;
-  cacheWrite: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-  /** As UsageCallGroupRow.reasoning. */
-  reasoning: number;
-  /** The cost the log recorded for the call (Amplifier cost_usd); null when none. */
-  recordedUsd: number | null;
 }
 
 /** A team token as a store keeps it: everything but the token itself (surfaces/access/tokens mints them). */

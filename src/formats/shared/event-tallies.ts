@@ -2,15 +2,10 @@
 // same way. One definition, so a new format cannot count tool errors or warnings differently.
 
 import type { StoredEvent } from '../../core/events.js';
+import type { SessionSummary } from '../../core/model.js';
 
-export interface EventTallies {
-  eventCount: number;
-  toolCalls: number;
-  toolErrors: number;
-  errors: number;
-  warnings: number;
-  compactions: number;
-}
+/** The summary's counts read off its events by kind (the fields of SessionSummary they fill). */
+export type EventTallies = Pick<SessionSummary, 'eventCount' | 'toolCalls' | 'toolErrors' | 'errors' | 'warnings' | 'compactions'>;
 
 /** Counts of `events` by kind, in one pass: calls, failed results, errors, warnings, compactions. */
 export function eventTallies(events: readonly StoredEvent[]): EventTallies {
