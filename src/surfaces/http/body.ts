@@ -6,12 +6,14 @@ export type BodyResult =
   | { ok: false; code: 'BODY_TOO_LARGE' | 'MALFORMED_JSON' | 'UNSUPPORTED_MEDIA_TYPE'; error: string };
 
 async function readCapped(request: Request, maxBytes: number): Promise<Buffer | null> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) return null;
-  // A declared length bounds the body (the HTTP parser reads no more than it), so it is read in
-  // one go: @hono/node-server then reads the socket directly instead of building an undici
+  const header = request.headers.get('content-length');
+  const declared = header === null ? NaN : Number(header);
+  if (declared > maxBytes) return null;
+  // A valid declared length bounds the body (the HTTP parser reads no more than it), so it is read
+  // in one go: @hono/node-server then reads the socket directly instead of building an undici
   // Request and a ReadableStream per request (a visible share of a kept answer's CPU in a profile).
-  if (declared !== null) {
+  // Any other header (absent, not a number) leaves the body to the counted stream below.
+  if (Number.isSafeInteger(declared) && declared >= 0) {
     const bytes = Buffer.from(await request.arrayBuffer());
     return bytes.byteLength > maxBytes ? null : bytes;
   }

@@ -174,6 +174,13 @@ describe('body limit', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
+    // A length that is not a number bounds nothing: the body is counted as it streams.
+    const bogus = await app.request('/api/tools/search_sessions', {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json', 'content-length': 'lots' },
+    });
+    expect(bogus.status).toBe(413);
     const small = await app.request('/api/tools/search_sessions', {
       method: 'POST',
       body: '{"query":"x"}',
