@@ -50,7 +50,7 @@ function marks(bytes: Buffer, needle: Buffer) {
  * sidechains are matched to them).
  */
 function usageOfAssistant(scope: LineScope): void {
-  const { obj, ctx, state } = scope;
+  const { obj, ctx } = scope;
   const message = asObj(obj.message) ?? {};
   const lineUsage = readUsage(message, asId(obj.requestId), `${ctx.file.relPath}#${ctx.lineNumber}`);
   const attrs: Record<string, unknown> = {};

@@ -3,7 +3,7 @@
 
 import type { StoredEvent } from '../../core/events.js';
 import { callTokens, llmCalls } from '../../core/llm-calls.js';
-import type { Defect, SessionStatus, TokenCounts } from '../../core/model.js';
+import type { Defect, SessionStatus } from '../../core/model.js';
 import { keyToIso } from '../../core/time.js';
 import { eventTallies } from '../shared/event-tallies.js';
 import type { SummaryInput, SummaryOutput } from '../importer.js';
