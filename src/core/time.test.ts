@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyToIso, toTimeKey } from './time.js';
+import { keyToIso, keyToMillis, keyToParts, partsToKey, toTimeKey } from './time.js';
 
 describe('time keys', () => {
   it('keeps full precision and normalises to UTC', () => {
@@ -23,5 +23,29 @@ describe('time keys', () => {
 
   it('shows milliseconds in results', () => {
     expect(keyToIso(toTimeKey('2026-06-18T00:43:07.206859206+00:00'))).toBe('2026-06-18T00:43:07.206Z');
+  });
+
+  it('converts keys to stored parts and back as Date does, whichever second came before', () => {
+    // keyToMillis and partsToKey remember the last second they converted: every answer must still
+    // be the Date-based one, across second boundaries, repeats, jumps back and odd inputs.
+    const reference = {
+      millis: (key: string) => Date.parse(`${key.slice(0, 23)}Z`),
+      key: (ms: number, ns: number) => `${new Date(ms).toISOString().slice(0, 23)}${String(ns).padStart(6, '0')}Z`,
+    };
+    const base = Date.parse('2026-02-17T14:30:58.000Z');
+    const millis = [base, base + 999, base + 1000, base + 1001, base + 2500, base + 999, base, 0, 999, 1000, 951782400000, 253402300799999, base + 86_400_000];
+    for (const ms of millis) {
+      for (const ns of [0, 1, 999999]) {
+        const key = partsToKey(ms, ns);
+        expect(key).toBe(reference.key(ms, ns));
+        expect(keyToMillis(key)).toBe(reference.millis(key));
+        expect(keyToParts(key)).toEqual([ms, ns]);
+      }
+    }
+    // Outside the four-digit years and non-integer milliseconds take Date's path unchanged.
+    for (const ms of [-1, -1500, 253402300800000, 1.5]) expect(partsToKey(ms, 7)).toBe(reference.key(ms, 7));
+    for (const key of ['2026-02-17T14:30:58Z', '2026-02-17T14:30:58.5Z', '2026-02-17T14:30:58.12', '2026-02-17T14:30:58.1x3000000Z', 'garbage']) {
+      expect(keyToMillis(key)).toEqual(reference.millis(key));
+    }
   });
 });

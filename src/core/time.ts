@@ -89,8 +89,29 @@ export function keyToIso(key: string | null | undefined): string | null {
   return `${key.slice(0, 23)}Z`;
 }
 
+// The last second converted each way. Both run once per event as it is written and read back for
+// summaries, and events come in time order, so most keys share their second with the key before:
+// one Date per second instead of one per event.
+let millisSecond = '';
+let millisOfSecond = 0;
+let keySecond = Number.NaN;
+let keyPrefix = '';
+/** Up to 9999-12-31: past it toISOString writes a six-digit signed year. */
+const LAST_FOUR_DIGIT_YEAR_MS = 253402300800000;
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
 /** Milliseconds since the epoch of a key (sub-millisecond digits dropped). */
 export function keyToMillis(key: string): number {
+  // A whole key (`…SS.nnnnnnnnnZ`): the second's milliseconds, remembered, plus the fraction's first three digits.
+  if (key.length === 30 && key.charCodeAt(19) === 0x2e && isDigit(key.charCodeAt(20)) && isDigit(key.charCodeAt(21)) && isDigit(key.charCodeAt(22))) {
+    const second = key.slice(0, 19);
+    if (second !== millisSecond) {
+      millisOfSecond = Date.parse(`${second}Z`);
+      millisSecond = second;
+    }
+    return millisOfSecond + (key.charCodeAt(20) - 0x30) * 100 + (key.charCodeAt(21) - 0x30) * 10 + (key.charCodeAt(22) - 0x30);
+  }
   return Date.parse(`${key.slice(0, 23)}Z`);
 }
 
@@ -106,5 +127,13 @@ export function keyToParts(key: string): [number, number] {
 
 /** The key back from its two integers. */
 export function partsToKey(ms: number, ns: number): string {
+  if (Number.isInteger(ms) && ms >= 0 && ms < LAST_FOUR_DIGIT_YEAR_MS) {
+    const second = Math.floor(ms / 1000);
+    if (second !== keySecond) {
+      keyPrefix = new Date(second * 1000).toISOString().slice(0, 20); // YYYY-MM-DDTHH:MM:SS.
+      keySecond = second;
+    }
+    return `${keyPrefix}${String(ms - second * 1000).padStart(3, '0')}${String(ns).padStart(6, '0')}Z`;
+  }
   return `${new Date(ms).toISOString().slice(0, 23)}${String(ns).padStart(6, '0')}Z`;
 }

@@ -8,6 +8,7 @@ import { importerFor } from '../formats/registry.js';
 import type { EvidenceBlock } from '../store/store.js';
 import { countsForDuplicates, DuplicateWindow } from './duplicate-lines.js';
 import { EvidenceBuilder } from './evidence.js';
+import { readLines, type RawLine } from './line-reader.js';
 import { parseJsonlFile, type FileSink, type LineStatus, type ParsedEvent } from './parse-file.js';
 
 /**
@@ -51,7 +52,7 @@ export interface ChunkResult {
 }
 
 class BatchSink implements FileSink {
-  readonly evidence = new EvidenceBuilder();
+  readonly evidence: EvidenceBuilder;
   events: ParsedEvent[] = [];
   defects: Defect[] = [];
   factsList: SessionFacts[] = [];
@@ -59,7 +60,10 @@ class BatchSink implements FileSink {
   constructor(
     private readonly source: SourceFile,
     private readonly duplicates: DuplicateWindow,
-  ) {}
+    expectedBytes: number,
+  ) {
+    this.evidence = new EvidenceBuilder(expectedBytes);
+  }
 
   line(lineNumber: number, offset: number, bytes: Buffer, status: LineStatus): void {
     const hash = this.evidence.add(lineNumber, offset, bytes, status);
@@ -93,6 +97,12 @@ export class ChunkParser {
   private offset: number;
   private lineNumber: number;
   private lastTsKey: string | null;
+  /**
+   * One reader for the whole file: a reader per chunk allocated a 4 MiB buffer and read 4 MiB
+   * for each 2 MiB chunk. It opens the file for each read, so a parser dropped mid-file holds
+   * no descriptor.
+   */
+  private lines: Generator<RawLine> | null = null;
 
   constructor(
     private readonly job: ParseJob,
@@ -105,7 +115,7 @@ export class ChunkParser {
           resumeState: job.resumeState,
           chainState: job.resumeState === undefined ? chainState : undefined,
         });
-    this.sink = new BatchSink(job.source, job.duplicates ?? new DuplicateWindow());
+    this.sink = new BatchSink(job.source, job.duplicates ?? new DuplicateWindow(), job.end - job.offset);
     this.offset = job.offset;
     this.lineNumber = job.lineNumber;
     this.lastTsKey = job.lastTsKey;
@@ -116,13 +126,19 @@ export class ChunkParser {
    * thread pool (`blocks`). Call until `more` is false.
    */
   parse(): { chunk: ChunkResult; blocks: Promise<EvidenceBlock[]> } {
+    this.lines ??= readLines(this.job.source.path, { offset: this.offset, lineNumber: this.lineNumber, end: this.job.end, reopen: true });
     const res = parseJsonlFile(this.job.source, this.parser, this.sink, {
       offset: this.offset,
       lineNumber: this.lineNumber,
       lastTsKey: this.lastTsKey,
       end: this.job.end,
       stopAfterBytes: BATCH_BYTES,
+      lines: this.lines,
     });
+    if (!res.more) {
+      this.lines.return(undefined);
+      this.lines = null;
+    }
     this.offset = res.offset;
     this.lineNumber = res.lineNumber;
     this.lastTsKey = res.lastTsKey;

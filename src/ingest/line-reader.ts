@@ -29,6 +29,12 @@ export interface LineReaderOptions {
   /** Stop before this byte offset (the size seen when the ingest started). */
   end?: number;
   bufferBytes?: number;
+  /**
+   * Open the file for each read instead of holding it open: a reader kept across chunks
+   * (chunk-parser.ts) may be dropped mid-file (a failed ingest, a terminated worker), and must
+   * not leak its descriptor then.
+   */
+  reopen?: boolean;
 }
 
 /**
@@ -52,11 +58,23 @@ export function* readLines(path: string, options: LineReaderOptions = {}): Gener
   let start = 0;
   let filled = 0;
   let bufFileOffset = filePos;
-  const fd = openSync(path, 'r');
+  const reopen = options.reopen ?? false;
+  let fd = reopen ? -1 : openSync(path, 'r');
   try {
     for (;;) {
       const want = Math.min(buf.length - filled, end - filePos);
-      const n = want > 0 ? readSync(fd, buf, filled, want, filePos) : 0;
+      let n = 0;
+      if (want > 0) {
+        if (reopen) fd = openSync(path, 'r');
+        try {
+          n = readSync(fd, buf, filled, want, filePos);
+        } finally {
+          if (reopen) {
+            closeSync(fd);
+            fd = -1;
+          }
+        }
+      }
       filePos += n;
       filled += n;
       const eof = n === 0;
@@ -95,6 +113,6 @@ export function* readLines(path: string, options: LineReaderOptions = {}): Gener
       start = 0;
     }
   } finally {
-    closeSync(fd);
+    if (fd !== -1) closeSync(fd);
   }
 }

@@ -7,7 +7,7 @@ import { HUGE_LINE_BYTES, type Defect, type SessionFacts } from '../core/model.j
 import { isPlausibleKey, PLAUSIBLE_BEFORE_KEY, PLAUSIBLE_FROM_KEY, toTimeKey } from '../core/time.js';
 import type { ParsedEvent } from '../core/events.js';
 import type { EventInput, LineContext, LineParser, SourceFile } from '../formats/importer.js';
-import { readLines } from './line-reader.js';
+import { readLines, type RawLine } from './line-reader.js';
 
 /** Lines above HUGE_LINE_BYTES (core/model.ts: the one rule) are not parsed whole: the parser gets a bounded head. */
 export { HUGE_LINE_BYTES };
@@ -44,6 +44,12 @@ export interface ParseFileOptions {
    * handed to the sink as 'ok' lines, never decoded. Omitted: every line is parsed.
    */
   select?: (line: Buffer) => boolean;
+  /**
+   * The file's lines from `offset` on, from a reader the caller keeps across calls (chunked
+   * ingest: the file is read once, not re-read and re-buffered for every chunk). The caller
+   * closes it; omitted, the file is read from `offset` here.
+   */
+  lines?: Iterator<RawLine>;
 }
 
 export interface ParseFileResult {
@@ -132,116 +138,122 @@ export function parseJsonlFile(
 
   const defect = (d: Omit<Defect, 'file'>) => sink.defect({ ...d, file: file.relPath });
 
-  for (const raw of readLines(file.path, { offset: resumeOffset, lineNumber: resumeLine, end: options.end })) {
-    const { lineNumber, offset, bytes } = raw;
-    linesRead++;
-    bytesRead += bytes.length + (raw.complete ? 1 : 0);
-    if (!raw.complete) {
-      incompleteTail = true;
-      sink.line(lineNumber, offset, bytes, 'incomplete');
-      defect({
-        severity: 'warning',
-        kind: 'incomplete_last_line',
-        line: lineNumber,
-        message: `last line has no newline yet (${bytes.length} bytes); held back until it is complete`,
-        sessionId: file.sessionId ?? null,
-      });
-      break;
-    }
-    if (bytes.length === 0 || isWhitespace(bytes)) {
-      sink.line(lineNumber, offset, bytes, 'blank');
-      defect({
-        severity: 'warning',
-        kind: bytes.length === 0 ? 'blank_line' : 'whitespace_only_line',
-        line: lineNumber,
-        message: bytes.length === 0 ? 'empty line' : 'line holds only whitespace',
-        sessionId: file.sessionId ?? null,
-      });
-    } else if (parser === null || (options.select !== undefined && !options.select(bytes))) {
-      sink.line(lineNumber, offset, bytes, 'ok');
-    } else if (bytes.length > HUGE_LINE_BYTES) {
-      sink.line(lineNumber, offset, bytes, 'ok');
-      defect({
-        severity: 'info',
-        kind: 'oversized_line',
-        line: lineNumber,
-        message: `line of ${bytes.length} bytes kept as evidence; only its head was parsed`,
-        sessionId: file.sessionId ?? null,
-      });
-      if (parser.hugeLine) {
-        const head = bytes.subarray(0, HUGE_HEAD_BYTES).toString('utf8');
-        lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, head, lastTsKey, (ctx) =>
-          parser.hugeLine!(head, ctx),
-        );
-      }
-    } else {
-      const { text, invalid } = decode(bytes);
-      let value: unknown;
-      let parsed = true;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        parsed = false;
-        sink.line(lineNumber, offset, bytes, 'bad');
+  const lines = options.lines ?? readLines(file.path, { offset: resumeOffset, lineNumber: resumeLine, end: options.end });
+  try {
+    for (let next = lines.next(); !next.done; next = lines.next()) {
+      const raw = next.value;
+      const { lineNumber, offset, bytes } = raw;
+      linesRead++;
+      bytesRead += bytes.length + (raw.complete ? 1 : 0);
+      if (!raw.complete) {
+        incompleteTail = true;
+        sink.line(lineNumber, offset, bytes, 'incomplete');
         defect({
-          severity: 'error',
-          kind: invalid ? 'invalid_utf8' : 'malformed_json',
+          severity: 'warning',
+          kind: 'incomplete_last_line',
           line: lineNumber,
-          message: invalid
-            ? 'line is not valid UTF-8 and does not parse as JSON'
-            : `line is not valid JSON (${(err as Error).message.slice(0, 120)})`,
+          message: `last line has no newline yet (${bytes.length} bytes); held back until it is complete`,
           sessionId: file.sessionId ?? null,
         });
-        // A writer killed mid-record and restarted appends its next record to the torn one:
-        // recover that complete record rather than lose it.
-        const tail = recoverTail(text);
-        if (tail) {
-          defect({
-            severity: 'warning',
-            kind: 'recovered_record',
-            line: lineNumber,
-            message: `a complete record follows ${tail.at} torn bytes on this line; it was recovered`,
-            sessionId: file.sessionId ?? null,
-          });
-          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, text.slice(tail.at), lastTsKey, (ctx) =>
-            parser.line(tail.obj, ctx),
+        break;
+      }
+      if (bytes.length === 0 || isWhitespace(bytes)) {
+        sink.line(lineNumber, offset, bytes, 'blank');
+        defect({
+          severity: 'warning',
+          kind: bytes.length === 0 ? 'blank_line' : 'whitespace_only_line',
+          line: lineNumber,
+          message: bytes.length === 0 ? 'empty line' : 'line holds only whitespace',
+          sessionId: file.sessionId ?? null,
+        });
+      } else if (parser === null || (options.select !== undefined && !options.select(bytes))) {
+        sink.line(lineNumber, offset, bytes, 'ok');
+      } else if (bytes.length > HUGE_LINE_BYTES) {
+        sink.line(lineNumber, offset, bytes, 'ok');
+        defect({
+          severity: 'info',
+          kind: 'oversized_line',
+          line: lineNumber,
+          message: `line of ${bytes.length} bytes kept as evidence; only its head was parsed`,
+          sessionId: file.sessionId ?? null,
+        });
+        if (parser.hugeLine) {
+          const head = bytes.subarray(0, HUGE_HEAD_BYTES).toString('utf8');
+          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, head, lastTsKey, (ctx) =>
+            parser.hugeLine!(head, ctx),
           );
         }
-      }
-      if (parsed) {
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      } else {
+        const { text, invalid } = decode(bytes);
+        let value: unknown;
+        let parsed = true;
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          parsed = false;
           sink.line(lineNumber, offset, bytes, 'bad');
           defect({
             severity: 'error',
-            kind: 'non_object_json',
+            kind: invalid ? 'invalid_utf8' : 'malformed_json',
             line: lineNumber,
-            message: `line is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`,
+            message: invalid
+              ? 'line is not valid UTF-8 and does not parse as JSON'
+              : `line is not valid JSON (${(err as Error).message.slice(0, 120)})`,
             sessionId: file.sessionId ?? null,
           });
-        } else {
-          sink.line(lineNumber, offset, bytes, 'ok');
-          if (invalid) {
+          // A writer killed mid-record and restarted appends its next record to the torn one:
+          // recover that complete record rather than lose it.
+          const tail = recoverTail(text);
+          if (tail) {
             defect({
               severity: 'warning',
-              kind: 'invalid_utf8',
+              kind: 'recovered_record',
               line: lineNumber,
-              message: 'line is not valid UTF-8; parsed with replacement characters (raw_lines has the exact bytes)',
+              message: `a complete record follows ${tail.at} torn bytes on this line; it was recovered`,
               sessionId: file.sessionId ?? null,
             });
+            lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, text.slice(tail.at), lastTsKey, (ctx) =>
+              parser.line(tail.obj, ctx),
+            );
           }
-          const obj = value as Record<string, unknown>;
-          lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, text, lastTsKey, (ctx) =>
-            parser.line(obj, ctx),
-          );
+        }
+        if (parsed) {
+          if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+            sink.line(lineNumber, offset, bytes, 'bad');
+            defect({
+              severity: 'error',
+              kind: 'non_object_json',
+              line: lineNumber,
+              message: `line is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`,
+              sessionId: file.sessionId ?? null,
+            });
+          } else {
+            sink.line(lineNumber, offset, bytes, 'ok');
+            if (invalid) {
+              defect({
+                severity: 'warning',
+                kind: 'invalid_utf8',
+                line: lineNumber,
+                message: 'line is not valid UTF-8; parsed with replacement characters (raw_lines has the exact bytes)',
+                sessionId: file.sessionId ?? null,
+              });
+            }
+            const obj = value as Record<string, unknown>;
+            lastTsKey = runParser(file, parser, sink, lineNumber, offset, bytes.length, text, lastTsKey, (ctx) =>
+              parser.line(obj, ctx),
+            );
+          }
         }
       }
+      resumeOffset = offset + bytes.length + 1;
+      resumeLine = lineNumber + 1;
+      sink.checkpoint?.({ offset: resumeOffset, lineNumber: resumeLine, lastTsKey });
+      if (options.stopAfterBytes !== undefined && bytesRead >= options.stopAfterBytes) {
+        return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, more: true, linesRead, bytesRead };
+      }
     }
-    resumeOffset = offset + bytes.length + 1;
-    resumeLine = lineNumber + 1;
-    sink.checkpoint?.({ offset: resumeOffset, lineNumber: resumeLine, lastTsKey });
-    if (options.stopAfterBytes !== undefined && bytesRead >= options.stopAfterBytes) {
-      return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, more: true, linesRead, bytesRead };
-    }
+  } finally {
+    if (!options.lines) lines.return?.(undefined);
   }
   return { offset: resumeOffset, lineNumber: resumeLine, lastTsKey, incompleteTail, more: false, linesRead, bytesRead };
 }

@@ -1,6 +1,7 @@
 // Verifies a ledger's hash chain entry by entry, carrying a small state across lines, appended
 // lines (resume) and rotated segments (chain groups), so a break is reported where it happens.
 
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { DefectInput } from '../importer.js';
 import { canonicalPythonJson } from './python-json.js';
@@ -47,8 +48,11 @@ export function computeEntryHash(raw: string): string | null {
   } catch {
     return null;
   }
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+// The one-shot crypto.hash (Node >= 20.12) skips a Hash object per entry (strings are hashed as UTF-8).
+const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
 const short = (h: string) => (h === '' ? '""' : `${h.slice(0, 12)}…`);
 
