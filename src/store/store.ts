@@ -516,6 +516,11 @@ export interface Store {
   sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }>;
   /** Ids of every session below this one (children, their children…), in id order. */
   sessionDescendants(id: string): Promise<string[]>;
+  /**
+   * The rows of every session below this one, in no particular order: what sessionDescendants and
+   * a getSession per id give, in one read. Optional: a view of a store without it is asked that way.
+   */
+  sessionDescendantRows?(id: string): Promise<SessionRow[]>;
   /** Exact evidence lines by address, in the order asked; addresses that hold no line are left out. */
   evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]>;
   /**

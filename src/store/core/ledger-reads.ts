@@ -33,34 +33,30 @@ function blockLines(b: StoredBlock, raw: Buffer, fileId: number, file: string, f
 /** Exact lines by (file, line), in the order asked; one decompression per block touched. */
 export async function readEvidenceLines(sql: Sql, refs: EvidenceRef[]): Promise<RawLineRow[]> {
   if (refs.length === 0) return [];
-  const paths = await relPaths(sql, [...new Set(refs.map((r) => r.fileId))]);
-  // The block of each address in one statement, then each distinct block once.
-  const at = await sql.all<{ n: number; file_id: number; first_line: number | null }>(
-    `SELECT r.n, r.file_id, (SELECT b.first_line FROM blocks b WHERE b.file_id = r.file_id AND b.first_line <= r.line
-       ORDER BY b.first_line DESC LIMIT 1) AS first_line
-     FROM ${sql.dialect.rows('$1', 'r', [['file_id', 'int'], ['line', 'int']])}`,
+  // One statement (on a server, one round trip): the block holding each address (the last one
+  // starting at or before its line), each distinct block once, with its file's path.
+  const data = await sql.all<StoredBlock & { file_id: number; rel_path: string | null }>(
+    `SELECT b.file_id, b.first_line, b.first_offset, b.raw_bytes, b.line_index, b.data, f.rel_path
+     FROM (SELECT DISTINCT r.file_id, (SELECT b.first_line FROM blocks b WHERE b.file_id = r.file_id AND b.first_line <= r.line
+         ORDER BY b.first_line DESC LIMIT 1) AS first_line
+       FROM ${sql.dialect.rows('$1', 'r', [['file_id', 'int'], ['line', 'int']])}) k
+     JOIN blocks b ON b.file_id = k.file_id AND b.first_line = k.first_line
+     LEFT JOIN files f ON f.id = b.file_id`,
     [new RowList(refs.map((r) => [r.fileId, r.lineNumber]))],
   );
-  const keys = [...new Set(at.filter((r) => r.first_line !== null).map((r) => `${r.file_id}:${r.first_line}`))];
-  const blocks = new Map<string, StoredBlock & { raw?: Buffer }>();
-  if (keys.length) {
-    const data = await sql.all<StoredBlock & { file_id: number }>(
-      `SELECT b.file_id, b.first_line, b.first_offset, b.raw_bytes, b.line_index, b.data
-       FROM ${sql.dialect.rows('$1', 'k', [['file_id', 'int'], ['first_line', 'int']])}
-       JOIN blocks b ON b.file_id = k.file_id AND b.first_line = k.first_line`,
-      [new RowList(keys.map((k) => k.split(':').map(Number)))],
-    );
-    for (const b of data) blocks.set(`${b.file_id}:${b.first_line}`, b);
-  }
-  const firstLines = new Map(at.map((r) => [Number(r.n), r.first_line]));
+  // Each address's block is the fetched block of its file starting last at or before its line: the
+  // fetched blocks include that block, so no other fetched one can start between it and the line.
+  const byFile = new Map<number, (StoredBlock & { file_id: number; rel_path: string | null; raw?: Buffer })[]>();
+  for (const b of data) byFile.set(b.file_id, [...(byFile.get(b.file_id) ?? []), b]);
   const out: RawLineRow[] = [];
-  refs.forEach((ref, i) => {
-    const b = blocks.get(`${ref.fileId}:${firstLines.get(i + 1)}`);
-    if (!b) return;
+  for (const ref of refs) {
+    let b: (typeof data)[number] & { raw?: Buffer } | undefined;
+    for (const c of byFile.get(ref.fileId) ?? []) if (c.first_line <= ref.lineNumber && (!b || c.first_line > b.first_line)) b = c;
+    if (!b) continue;
     b.raw ??= brotliDecompressSync(b.data);
-    const line = blockLines(b, b.raw, ref.fileId, paths.get(ref.fileId) ?? '', ref.lineNumber)[0];
+    const line = blockLines(b, b.raw, ref.fileId, b.rel_path ?? '', ref.lineNumber)[0];
     if (line?.lineNumber === ref.lineNumber) out.push(line);
-  });
+  }
   return out;
 }
 
@@ -105,29 +101,35 @@ export async function readRawLines(sql: Sql, fileIds: number[], from: number, li
  * count, and only the files holding the page are read.
  */
 export async function readLedgerEntries(sql: Sql, q: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
-  const params: unknown[] = [0];
-  const conds = ['e.file_id = $1'];
+  const params: unknown[] = [];
+  const conds: string[] = [];
   if (q.type !== undefined) {
     params.push(q.type);
     conds.push(`e.type = $${params.length}`);
   }
   if (q.sessionId !== undefined) {
-    params.push((await first<{ sid: number }>(sql, 'SELECT sid FROM sessions WHERE id = $1', [q.sessionId]))?.sid ?? -1);
-    conds.push(`e.sid = $${params.length}`);
+    params.push(q.sessionId);
+    conds.push(`e.sid = (SELECT sid FROM sessions WHERE id = $${params.length})`);
   }
-  const where = conds.join(' AND ');
+  const filter = conds.map((c) => ` AND ${c}`).join('');
+  // Every file's path and count in one statement (on a server, one round trip instead of one per file).
+  const counted = await sql.all<{ id: number; rel_path: string; n: number }>(
+    `SELECT f.id, f.rel_path, (SELECT count(DISTINCT e.line_number) FROM events e WHERE e.file_id = f.id${filter}) AS n
+     FROM files f WHERE ${sql.dialect.inArray('f.id', `$${params.length + 1}`, 'int')}`,
+    [...params, q.fileIds],
+  );
+  const byId = new Map(counted.map((r) => [r.id, r]));
   // Pages past the middle of a file are read backwards from its end: OFFSET walks the index, so a
   // "last 10 entries" query costs 10 steps instead of the whole ledger.
+  const f = params.length + 1;
   const page = (order: 'ASC' | 'DESC') =>
-    `${sql.dialect.firstEventOfEachLine('e.line_number, e.type, s.id, e.ts_ms, e.ts_ns', 'events e LEFT JOIN sessions s ON s.sid = e.sid', where, order)}
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  const paths = await relPaths(sql, q.fileIds);
+    `${sql.dialect.firstEventOfEachLine('e.line_number, e.type, s.id, e.ts_ms, e.ts_ns', 'events e LEFT JOIN sessions s ON s.sid = e.sid', `e.file_id = $${f}${filter}`, order)}
+     LIMIT $${f + 1} OFFSET $${f + 2}`;
   let total = 0;
   let skip = q.offset;
   const entries: LedgerEntryRow[] = [];
   for (const fileId of q.fileIds) {
-    params[0] = fileId;
-    const n = (await first<{ n: number }>(sql, `SELECT count(DISTINCT e.line_number) AS n FROM events e WHERE ${where}`, params))!.n;
+    const n = byId.get(fileId)?.n ?? 0;
     total += n;
     if (entries.length >= q.limit || n === 0) continue;
     if (skip >= n) {
@@ -137,12 +139,12 @@ export async function readLedgerEntries(sql: Sql, q: LedgerEntryQuery): Promise<
     const want = Math.min(q.limit - entries.length, n - skip);
     const rows =
       skip > n / 2
-        ? (await sql.arrays(page('DESC'), [...params, want, n - skip - want])).reverse()
-        : await sql.arrays(page('ASC'), [...params, want, skip]);
+        ? (await sql.arrays(page('DESC'), [...params, fileId, want, n - skip - want])).reverse()
+        : await sql.arrays(page('ASC'), [...params, fileId, want, skip]);
     for (const r of rows) {
       entries.push({
         fileId,
-        file: paths.get(fileId) ?? '',
+        file: byId.get(fileId)?.rel_path ?? '',
         lineNumber: r[0] as number,
         type: r[1] as string,
         sessionId: (r[2] as string | null) ?? null,

@@ -22,7 +22,12 @@ export async function fileNames(sql: Sql, ids: readonly unknown[]): Promise<Map<
 
 /** Every event of session `sid` (whose id is `sessionId`), in timeline order. */
 export async function readSessionEvents(sql: Sql, sid: number, sessionId: string): Promise<StoredEvent[]> {
-  const rows = await sql.arrays(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.sid = $1 ORDER BY e.seq`, [sid]);
+  return eventsWhere(sql, 'e.sid = $1', sid, sessionId);
+}
+
+/** The events of one session chosen by `where` over `events e` (with `param` as $1), in timeline order. */
+async function eventsWhere(sql: Sql, where: string, param: unknown, sessionId: string): Promise<StoredEvent[]> {
+  const rows = await sql.arrays(`SELECT ${EVENT_COLUMNS} FROM events e WHERE ${where} ORDER BY e.seq`, [param]);
   const files = await fileNames(sql, rows.map((r) => r[1]));
   return rows.map((r) => eventFromRaw(r, sessionId, files.get(r[1] as number)!)).sort(compareTimeline);
 }
@@ -31,7 +36,7 @@ export async function readSessionEvents(sql: Sql, sid: number, sessionId: string
 const BULK_PAGE = 256;
 
 interface TimelineKey {
-  session: number;
+  sid: number;
   seq: number;
   tsMs: number | null;
   tsNs: number;
@@ -64,30 +69,47 @@ function compareKeys(a: TimelineKey, b: TimelineKey): number {
 }
 
 /**
- * One page of the merged timeline of several sessions (a session and its sub-agents), in the
- * order of compareTimeline. Only the sort keys of all events are read; full rows only for the page.
+ * The sessions of a timeline as the table `fam(sid)` of a WITH clause, from the session id in $1:
+ * the session, and with `descendants` its sub-agents and theirs (the tree carries each sid, so
+ * no join back to sessions is needed).
+ */
+function familyTable(descendants: boolean): string {
+  return descendants
+    ? `WITH RECURSIVE tree(id, sid) AS (SELECT id, sid FROM sessions WHERE parent_id = $1
+         UNION SELECT s.id, s.sid FROM sessions s JOIN tree t ON s.parent_id = t.id),
+       fam(sid) AS (SELECT sid FROM sessions WHERE id = $1 UNION ALL SELECT sid FROM tree)`
+    : 'WITH fam(sid) AS (SELECT sid FROM sessions WHERE id = $1)';
+}
+
+/**
+ * One page of the timeline of the session `id` (with `descendants`, merged with its sub-agents'),
+ * in the order of compareTimeline. Only the sort keys of all events are read, with the sessions
+ * found in the same statement; full rows only for the page, each with its session's id.
  */
 export async function readTimelinePage(
   sql: Sql,
-  sessions: { sid: number; id: string }[],
+  id: string,
+  descendants: boolean,
   offset: number,
   limit: number,
 ): Promise<{ total: number; events: StoredEvent[] }> {
-  if (sessions.length === 0) return { total: 0, events: [] };
-  if (sessions.length === 1 && offset === 0 && limit > BULK_PAGE) {
+  if (!descendants && offset === 0 && limit > BULK_PAGE) {
     // The whole of one session (an overview): one scan, sorted, without a separate key pass.
-    const all = await readSessionEvents(sql, sessions[0]!.sid, sessions[0]!.id);
+    // The session's sid is found in the same statement.
+    const all = await eventsWhere(sql, 'e.sid = (SELECT sid FROM sessions WHERE id = $1)', id, id);
     return { total: all.length, events: all.slice(0, limit) };
   }
-  const session = new Map(sessions.map((s, i) => [s.sid, i]));
+  const family = familyTable(descendants);
+  const inFamily = sql.dialect.inSubquery('e.sid', 'SELECT sid FROM fam');
   const rows = await sql.arrays(
-    `SELECT sid, seq, ts_ms, ts_ns, ledger_rank, coalesce(tiebreak, entry_id, ''), file_id, line_number, part
-     FROM events WHERE ${sql.dialect.inArray('sid', '$1', 'int')}`,
-    [sessions.map((s) => s.sid)],
+    `${family} SELECT e.sid, e.seq, e.ts_ms, e.ts_ns, e.ledger_rank, coalesce(e.tiebreak, e.entry_id, ''), e.file_id, e.line_number, e.part
+     FROM events e WHERE ${inFamily}`,
+    [id],
   );
+  if (rows.length === 0) return { total: 0, events: [] };
   const files = await fileNames(sql, rows.map((r) => r[6]));
   const keys: TimelineKey[] = rows.map((r) => ({
-    session: session.get(r[0] as number)!,
+    sid: r[0] as number,
     seq: r[1] as number,
     tsMs: r[2] as number | null,
     tsNs: (r[3] as number | null) ?? 0,
@@ -104,17 +126,16 @@ export async function readTimelinePage(
   // lookup per event.
   const full =
     page.length > BULK_PAGE
-      ? await sql.arrays(`SELECT e.sid, ${EVENT_COLUMNS} FROM events e WHERE ${sql.dialect.inArray('e.sid', '$1', 'int')}`, [sessions.map((s) => s.sid)])
+      ? await sql.arrays(`${family} SELECT e.sid, s.id, ${EVENT_COLUMNS} FROM events e JOIN sessions s ON s.sid = e.sid WHERE ${inFamily}`, [id])
       : await sql.arrays(
-          `SELECT e.sid, ${EVENT_COLUMNS} FROM ${sql.dialect.rows('$1', 'p', [['sid', 'int'], ['seq', 'int']])}
-           JOIN events e ON e.sid = p.sid AND e.seq = p.seq`,
-          [new RowList(page.map((k) => [sessions[k.session]!.sid, k.seq]))],
+          `SELECT e.sid, s.id, ${EVENT_COLUMNS} FROM ${sql.dialect.rows('$1', 'p', [['sid', 'int'], ['seq', 'int']])}
+           JOIN events e ON e.sid = p.sid AND e.seq = p.seq JOIN sessions s ON s.sid = e.sid`,
+          [new RowList(page.map((k) => [k.sid, k.seq]))],
         );
-  const bySidSeq = new Map(full.map((r) => [`${r[0]}:${r[1]}`, r]));
+  const bySidSeq = new Map(full.map((r) => [`${r[0]}:${r[2]}`, r]));
   const events = page.map((k) => {
-    const s = sessions[k.session]!;
-    const r = bySidSeq.get(`${s.sid}:${k.seq}`)!.slice(1);
-    return eventFromRaw(r, s.id, files.get(r[1] as number)!);
+    const r = bySidSeq.get(`${k.sid}:${k.seq}`)!;
+    return eventFromRaw(r.slice(2), r[1] as string, files.get(r[3] as number)!);
   });
   return { total: keys.length, events };
 }

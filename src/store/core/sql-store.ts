@@ -89,12 +89,13 @@ export abstract class SqlStore implements Store {
       conds.push(`EXISTS (SELECT 1 FROM ${d.jsonTexts('s.models', 'm')} WHERE ${d.asciiLower('m.value')} LIKE ${p(likePattern(asciiLower(q.model)))} ESCAPE '\\')`);
     }
     const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-    const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM sessions s ${clause}`, params))!.n;
-    const rows = await this.sql.all<SessionRowDb>(
-      `${SESSION_SELECT} ${clause} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
-      params,
-    );
-    return { total, sessions: rows.map(sessionFromRow) };
+    const filters = [...params];
+    // The count and the page at once: on a server, two connections instead of two round trips in a row.
+    const [counted, rows] = await Promise.all([
+      first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM sessions s ${clause}`, filters),
+      this.sql.all<SessionRowDb>(`${SESSION_SELECT} ${clause} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`, params),
+    ]);
+    return { total: counted!.n, sessions: rows.map(sessionFromRow) };
   }
 
   async getSession(id: string): Promise<SessionRow | null> {
@@ -113,22 +114,27 @@ export abstract class SqlStore implements Store {
   }
 
   async sessionLedgers(id: string): Promise<LedgerInfo[]> {
-    const session = await first<{ sid: number; root_id: number; format: string }>(this.sql, 'SELECT sid, root_id, format FROM sessions WHERE id = $1', [id]);
-    if (!session) return [];
     // The session's own files, its descendants' where those are its ledgers too, files holding its
-    // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts).
-    const traits = await ledgerTraits(session.format);
-    const rows = await this.sql.all<LedgerFileRow>(
-      `WITH RECURSIVE tree(id) AS (SELECT ${this.sql.dialect.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
-       SELECT ${this.ledgerFileColumns} FROM files f
-       WHERE f.session_id = $1
-          OR ($5 AND f.session_id IN (SELECT id FROM tree))
-          OR ($3 AND f.session_id IS NULL AND f.root_id = $2)
-          OR f.id IN (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = $4)
+    // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts). One statement
+    // (on a server, one round trip): every file one of these rules admits, with the rule that
+    // admits it and the session's format, whose traits then choose among them.
+    const rows = await this.sql.all<LedgerFileRow & { format: string; own: unknown; nested: unknown; shared: unknown }>(
+      `WITH RECURSIVE tree(id) AS (SELECT ${this.sql.dialect.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id),
+       me AS (SELECT sid, root_id, format FROM sessions WHERE id = $1),
+       held AS (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = (SELECT sid FROM me))
+       SELECT ${this.ledgerFileColumns}, me.format,
+         (f.session_id = $1 OR f.id IN (SELECT file_id FROM held)) AS own,
+         (f.session_id IN (SELECT id FROM tree)) AS nested,
+         (f.session_id IS NULL AND f.root_id = me.root_id) AS shared
+       FROM me, files f
+       WHERE f.session_id = $1 OR f.session_id IN (SELECT id FROM tree) OR (f.session_id IS NULL AND f.root_id = me.root_id)
+          OR f.id IN (SELECT file_id FROM held)
        ${LEDGER_ORDER}`,
-      [id, session.root_id, traits.shared, session.sid, traits.nested],
+      [id],
     );
-    return groupLedgers(rows);
+    if (rows.length === 0) return [];
+    const traits = await ledgerTraits(rows[0]!.format);
+    return groupLedgers(rows.filter((r) => r.own || (traits.nested && r.nested) || (traits.shared && r.shared)));
   }
 
   async listRoots(format?: Format): Promise<{ path: string; format: Format }[]> {
@@ -150,18 +156,7 @@ export abstract class SqlStore implements Store {
   }
 
   async sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }> {
-    // The session, then its descendants by id (as sessionDescendants lists them), in one statement:
-    // on a server each statement is a round trip.
-    const sessions = options.descendants
-      ? await this.sql.all<{ sid: number; id: string }>(
-          `WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE parent_id = $1 UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
-           SELECT sid, id FROM (SELECT sid, id, 0 AS below FROM sessions WHERE id = $1
-             UNION ALL SELECT s.sid, s.id, 1 AS below FROM tree t JOIN sessions s ON s.id = t.id) x
-           ORDER BY below, id`,
-          [id],
-        )
-      : await this.sql.all<{ sid: number; id: string }>('SELECT sid, id FROM sessions WHERE id = $1', [id]);
-    return readTimelinePage(this.sql, sessions, options.offset, options.limit);
+    return readTimelinePage(this.sql, id, options.descendants, options.offset, options.limit);
   }
 
   async sessionDescendants(id: string): Promise<string[]> {
@@ -171,6 +166,15 @@ export abstract class SqlStore implements Store {
       [id],
     );
     return rows.map((r) => r[0] as string);
+  }
+
+  async sessionDescendantRows(id: string): Promise<SessionRow[]> {
+    const rows = await this.sql.all<SessionRowDb>(
+      `WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE parent_id = $1 UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+       ${SESSION_SELECT} WHERE ${this.sql.dialect.inSubquery('s.id', 'SELECT id FROM tree')}`,
+      [id],
+    );
+    return rows.map(sessionFromRow);
   }
 
   async evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]> {
@@ -193,14 +197,17 @@ export abstract class SqlStore implements Store {
     const params: unknown[] = [];
     const p = binder(params);
     const clause = q.projects !== undefined ? `WHERE ${fileInScope(this.sql, 'f', await bindScope(this.sql, q.projects, p))}` : '';
-    const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM files f ${clause}`, params))!.n;
-    const rows = await this.sql.all<SourceFileRowDb>(
-      `SELECT r.path AS root, f.rel_path, f.format, f.ledger, f.session_id, f.generation, f.superseded,
-       f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id ${clause}
-       ORDER BY r.path, f.rel_path, f.generation LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
-      params,
-    );
-    return { total, files: rows.map(sourceFileFromRow) };
+    const filters = [...params];
+    const [counted, rows] = await Promise.all([
+      first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM files f ${clause}`, filters),
+      this.sql.all<SourceFileRowDb>(
+        `SELECT r.path AS root, f.rel_path, f.format, f.ledger, f.session_id, f.generation, f.superseded,
+         f.superseded_reason, f.size, f.lines, f.bad_lines, f.events FROM files f JOIN roots r ON r.id = f.root_id ${clause}
+         ORDER BY r.path, f.rel_path, f.generation LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
+        params,
+      ),
+    ]);
+    return { total: counted!.n, files: rows.map(sourceFileFromRow) };
   }
 
   async listDefects(q: DefectQuery): Promise<{ total: number; defects: DefectRow[] }> {
@@ -212,15 +219,18 @@ export abstract class SqlStore implements Store {
     if (q.sessionId !== undefined) conds.push(`d.session_id = ${p(q.sessionId)}`);
     if (q.projects !== undefined) conds.push(defectInScope(this.sql, 'd', await bindScope(this.sql, q.projects, p)));
     const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-    const total = (await first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM defects d ${clause}`, params))!.n;
-    // d.id last: ties in insertion order.
-    const rows = await this.sql.all<DefectRowDb>(
-      `SELECT r.path AS root, d.rel_path, d.line, d.severity, d.kind, d.message, d.session_id FROM defects d
-       JOIN roots r ON r.id = d.root_id ${clause}
-       ORDER BY r.path, d.rel_path, coalesce(d.line, 0), d.kind, d.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
-      params,
-    );
-    return { total, defects: rows.map(defectFromRow) };
+    const filters = [...params];
+    const [counted, rows] = await Promise.all([
+      first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM defects d ${clause}`, filters),
+      // d.id last: ties in insertion order.
+      this.sql.all<DefectRowDb>(
+        `SELECT r.path AS root, d.rel_path, d.line, d.severity, d.kind, d.message, d.session_id FROM defects d
+         JOIN roots r ON r.id = d.root_id ${clause}
+         ORDER BY r.path, d.rel_path, coalesce(d.line, 0), d.kind, d.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
+        params,
+      ),
+    ]);
+    return { total: counted!.n, defects: rows.map(defectFromRow) };
   }
 
   async totals(projects?: ProjectScope): Promise<StoreTotals> {

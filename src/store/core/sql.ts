@@ -59,6 +59,11 @@ export interface Dialect {
   /** `expr` is one of the values of the array parameter `param`. */
   inArray(expr: string, param: string, type: 'int' | 'text'): string;
   /**
+   * `expr` is one of the values `subquery` selects (a few): PostgreSQL reads them first and looks
+   * each up by index, where `IN (subquery)` in a generic plan may scan the whole table.
+   */
+  inSubquery(expr: string, subquery: string): string;
+  /**
    * The RowList parameter `param` as a table `alias` with the named columns and `n`, each row's
    * 1-based position (for keeping the list's order).
    */

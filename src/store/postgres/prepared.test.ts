@@ -1,6 +1,8 @@
 // The PostgreSQL reads' round trips: statements prepared once per connection (and still answering
 // after a reconnect or a migration that changes a table they read), session rows asked for together
-// read in one statement, and the sync slot read in one once its table is known.
+// read in one statement, chains of reads folded into one statement each (a timeline's family, a
+// session's ledgers, a ledger's counts, evidence lines), independent ones sent together, and the
+// sync slot read in one once its table is known.
 
 import { join } from 'node:path';
 import pg from 'pg';
@@ -124,7 +126,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     await store.close();
   });
 
-  it("looks a family's sessions up in one statement for its timeline, which reads as SQLite's", async () => {
+  it("finds a family's sessions within its timeline's statements (keys, file names, page), which reads as SQLite's", async () => {
     const store = await open();
     const lite = new SqliteStore(join(tempDir('hs-prep-'), 'h.db'));
     const corpus = join(FIXTURES, 'claude-code');
@@ -141,9 +143,71 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
       fromServer = await store.sessionTimeline(parent.id, page);
     });
     expect(fromServer).toEqual(fromLite);
-    expect(texts.filter((t) => /FROM sessions/.test(t))).toHaveLength(1);
+    // No statement of its own for the family, none per session: the sort keys, the files' names, the page's rows.
+    expect(texts).toHaveLength(3);
     expect(await store.sessionTimeline('no-such-session', page)).toEqual({ total: 0, events: [] });
     await lite.close();
+    await store.close();
+  });
+
+  it("reads a session's ledgers, its descendants' rows, ledger entries and evidence lines in one statement each (the entries' page aside), as SQLite reads them", async () => {
+    const store = await open();
+    const lite = new SqliteStore(join(tempDir('hs-prep-'), 'h.db'));
+    const corpus = join(FIXTURES, 'claude-code');
+    await ingestPaths(store, [corpus]);
+    await ingestPaths(lite, [corpus]);
+    const all = (await lite.listSessions({ limit: 500, offset: 0 })).sessions;
+    const parent = all.find((s) => all.some((c) => c.parentId === s.id))!;
+    const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const once = async <T>(read: () => Promise<T>, expected: T) => {
+      let got: T | undefined;
+      const texts = await statementsDuring(store, async () => {
+        got = await read();
+      });
+      expect(got).toEqual(expected);
+      return texts.length;
+    };
+
+    const ledgers = await lite.sessionLedgers(parent.id);
+    expect(ledgers.length).toBeGreaterThan(0);
+    expect(await once(() => store.sessionLedgers(parent.id), ledgers)).toBe(1);
+    expect(await store.sessionLedgers('no-such-session')).toEqual([]);
+
+    const rows = byId(await lite.sessionDescendantRows(parent.id));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(await once(async () => byId(await store.sessionDescendantRows(parent.id)), rows)).toBe(1);
+
+    // Every file of the ledger counted in one statement, then one statement for the page.
+    const fileIds = ledgers.flatMap((l) => l.files.map((f) => f.fileId));
+    expect(fileIds.length).toBeGreaterThan(1);
+    const query = { fileIds, type: 'assistant', sessionId: parent.id, offset: 2, limit: 3 };
+    const entries = await lite.ledgerEntries(query);
+    expect(entries.entries.length).toBeGreaterThan(0);
+    expect(await once(() => store.ledgerEntries(query), entries)).toBe(2);
+    expect(await store.ledgerEntries({ ...query, sessionId: 'no-such-session' })).toEqual({ total: 0, entries: [] });
+
+    const refs = [...entries.entries.map((e) => ({ fileId: e.fileId, lineNumber: e.lineNumber })), { fileId: fileIds[0]!, lineNumber: 1 }, { fileId: fileIds[0]!, lineNumber: 10 ** 6 }];
+    const lines = await lite.evidenceLines(refs);
+    expect(lines.length).toBe(refs.length - 1);
+    expect(await once(() => store.evidenceLines(refs), lines)).toBe(1);
+    await lite.close();
+    await store.close();
+  });
+
+  it('sends a listing\'s count and its page together, on two connections', async () => {
+    const store = await open();
+    await ingestPaths(store, [join(FIXTURES, 'control-plane', 'normal')]);
+    let open_ = 0;
+    let most = 0;
+    const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+    (store.pool as unknown as { query: typeof query }).query = (config) => {
+      most = Math.max(most, ++open_);
+      return query(config).finally(() => open_--);
+    };
+    const listed = await store.listSessions({ limit: 5, offset: 0 });
+    expect(listed.total).toBe(12);
+    expect(listed.sessions).toHaveLength(5);
+    expect(most).toBe(2);
     await store.close();
   });
 

@@ -18,6 +18,7 @@ export const pgDialect: Dialect = {
   booleanType: 'boolean',
   offsetColumn: 'byte_offset',
   inArray: (expr, param, type) => `${expr} = ANY(${param}::${type}[])`,
+  inSubquery: (expr, subquery) => `${expr} = ANY(ARRAY(${subquery}))`,
   rows: (param, alias, columns) =>
     `(SELECT ${rowColumns('j.v', columns, (e, type) => `(${e})::${type}`)}, j.n FROM json_array_elements(${param}::json) WITH ORDINALITY AS j(v, n)) AS ${alias}`,
   greatest: (a, b) => `greatest(${a}, ${b})`,

@@ -11,6 +11,7 @@ export const sqliteDialect: Dialect = {
   booleanType: 'INTEGER',
   offsetColumn: 'offset',
   inArray: (expr, param) => `${expr} IN (SELECT value FROM json_each(${param}))`,
+  inSubquery: (expr, subquery) => `${expr} IN (${subquery})`,
   rows: (param, alias, columns) => `(SELECT ${rowColumns('j.value', columns, (e) => e)}, j.key + 1 AS n FROM json_each(${param}) j) AS ${alias}`,
   greatest: (a, b) => `max(${a}, ${b})`,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,

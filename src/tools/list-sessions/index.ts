@@ -70,9 +70,10 @@ export const listSessions = defineTool({
       limit: args.limit,
       offset: args.offset,
     };
-    const lens = await sourceLens(store);
+    // Sync's memory and the page at once: on a server, neither waits for the other's round trip.
+    const [lens, listed] = await Promise.all([sourceLens(store), store.listSessions(query)]);
     const includeCloud = args.include_cloud ?? lens.remoteConfigured;
-    let { total, sessions } = await store.listSessions(query);
+    let { total, sessions } = listed;
     if (!includeCloud && lens.pulledRoots.size > 0) {
       // Pulled copies are filtered here, so count and pages are over what remains (only when some exist).
       const all = await store.listSessions({ ...query, limit: Number.MAX_SAFE_INTEGER, offset: 0 });

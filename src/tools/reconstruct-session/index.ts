@@ -96,13 +96,18 @@ export const reconstructSession = defineTool({
     timeline: z.array(rowShape),
   }),
   async handler(args, { store }) {
-    // A full id or a unique prefix (session-ref.ts), as every session tool takes.
-    const session = await resolveSession(store, args.session_id);
-    const profile = await profileOf(session.format);
     const paging = { offset: args.offset, limit: args.limit, descendants: args.include_subagents };
+    // A full id or a unique prefix (session-ref.ts), as every session tool takes. The page is read
+    // at the same time under the id as given (on a server, its statements need not wait for the
+    // session's): a prefix reads it again under the full id.
+    const [session, early] = await Promise.all([
+      resolveSession(store, args.session_id),
+      args.kinds ? undefined : store.sessionTimeline(args.session_id, paging),
+    ]);
+    const profile = await profileOf(session.format);
     const { total, matching, events } = args.kinds
       ? await filteredPage(store, session.id, profile, new Set(args.kinds), paging)
-      : { ...(await store.sessionTimeline(session.id, paging)), matching: undefined };
+      : { ...(early && session.id === args.session_id ? early : await store.sessionTimeline(session.id, paging)), matching: undefined };
     const opts: RowOptions = {
       full: args.verbosity === 'full',
       includePrompts: args.include_prompts,

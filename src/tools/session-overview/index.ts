@@ -25,7 +25,7 @@ import { overviewShape } from './shape.js';
 import { clipWords, humanDuration } from '../../analysis/words.js';
 import { resolveSession } from '../session-ref.js';
 import { sessionCosts } from '../../analysis/session-cost.js';
-import { sessionVersion } from './version.js';
+import { sessionVersion, versionInputs } from './version.js';
 
 const MESSAGE_CHARS = 300;
 /** Defects per session read for the errors and warnings (counts beyond it would be a broken log, reported as such). */
@@ -214,9 +214,10 @@ export const sessionOverview = defineTool({
   input,
   output: overviewShape,
   async handler(args, { store }) {
-    // A full id or a unique prefix (session-ref.ts), as every session tool takes.
-    const session = await resolveSession(store, args.session_id);
-    const read = await sessionVersion(store, session);
+    // A full id or a unique prefix (session-ref.ts), as every session tool takes. What the version
+    // reads by id is read at the same time under the id as given (a prefix reads it again).
+    const [session, early] = await Promise.all([resolveSession(store, args.session_id), versionInputs(store, args.session_id)]);
+    const read = await sessionVersion(store, session, early);
     const body = await overviews.get(store, cacheKey(session.id, args), read.version, () => overview(store, session, args, read));
     return fitted(body, args.max_bytes);
   },

@@ -21,19 +21,33 @@ export interface SessionVersion {
   ledgers: LedgerInfo[];
 }
 
+/** What the version reads of a session by its id alone (read before its row is known, see sessionVersion). */
+export interface VersionInputs {
+  id: string;
+  descendants: SessionRow[];
+  ledgers: LedgerInfo[];
+}
+
+/** The descendants' rows and the ledgers of the session `id`. */
+export async function versionInputs(store: Store, id: string): Promise<VersionInputs> {
+  const [descendants, ledgers] = await Promise.all([loadDescendants(store, id), store.sessionLedgers(id)]);
+  return { id, descendants, ledgers };
+}
+
 /** Sessions whose overview names the agent type from the parent's spawning call (children.ts). */
 const readsParent = (row: SessionRow) => row.parentId !== null && (row.kind === 'subagent' || row.kind === 'sidechain');
 
 /**
  * The version of `session`'s overview on `store`, with the rows and ledgers it was read from.
+ * `early`: versionInputs read while the session itself was looked up (on a server, at the same
+ * time instead of one round trip after it), used when they are of this very session.
  *
  * @example
  * const { version } = await sessionVersion(store, await store.getSession(id));
  */
-export async function sessionVersion(store: Store, session: SessionRow): Promise<SessionVersion> {
-  const [descendants, ledgers, parent] = await Promise.all([
-    loadDescendants(store, session.id),
-    store.sessionLedgers(session.id),
+export async function sessionVersion(store: Store, session: SessionRow, early?: VersionInputs): Promise<SessionVersion> {
+  const [{ descendants, ledgers }, parent] = await Promise.all([
+    early?.id === session.id ? early : versionInputs(store, session.id),
     readsParent(session) ? store.getSession(session.parentId!) : Promise.resolve(null),
   ]);
   const hash = createHash('sha1');
