@@ -19,6 +19,8 @@
 // BENCH_WARM_ROUNDS: rounds of the warm groupings (default 3 with BENCH_HOME, else 0: none).
 // BENCH_WARM_GROUPS: the groupings to measure, comma-separated (default all five).
 // BENCH_BEFORE_BIN: another build's bin/hindsight (e.g. HEAD's), timed in the same rounds.
+// BENCH_BEFORE_HOME: the home that build reads (default BENCH_HOME's). Needed when this build's
+//   store schema is newer: it migrates the store on open, and an older build then refuses it.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -113,12 +115,12 @@ interface WarmFigure {
 }
 
 /** Every case, `rounds` times, interleaved: ours, before (if given), ccusage; medians of the exit times. */
-async function warmGroupings(cases: readonly WarmCase[], rounds: number, env: NodeJS.ProcessEnv, before: string | undefined): Promise<WarmFigure[]> {
+async function warmGroupings(cases: readonly WarmCase[], rounds: number, env: NodeJS.ProcessEnv, before: string | undefined, beforeEnv = env): Promise<WarmFigure[]> {
   const times = cases.map(() => ({ ours: [] as number[], before: [] as number[], theirs: [] as number[] }));
   for (let r = 0; r < rounds; r++) {
     for (const [i, c] of cases.entries()) {
       times[i]!.ours.push((await timed(process.execPath, [BIN, ...c.ours], env)).exitS);
-      if (before) times[i]!.before.push((await timed(process.execPath, [before, ...c.ours], env)).exitS);
+      if (before) times[i]!.before.push((await timed(process.execPath, [before, ...c.ours], beforeEnv)).exitS);
       times[i]!.theirs.push((await timed(CCUSAGE, c.theirs, env)).exitS);
     }
     process.stderr.write(`warm round ${r + 1}/${rounds} done\n`);
@@ -160,7 +162,9 @@ async function main(): Promise<void> {
   let figures: Record<string, unknown> = { corpus: config };
   if (!given) figures = { ...figures, ...(await firstRun(env)) };
   if (rounds > 0) {
-    const warm = await warmGroupings(warmCases(groups), rounds, env, before);
+    const beforeHome = process.env.BENCH_BEFORE_HOME ? resolve(process.env.BENCH_BEFORE_HOME) : undefined;
+    const beforeEnv = beforeHome ? { ...env, HOME: beforeHome, XDG_DATA_HOME: join(beforeHome, 'data') } : env;
+    const warm = await warmGroupings(warmCases(groups), rounds, env, before, beforeEnv);
     figures.warm_rounds = rounds;
     figures.warm = warm;
     process.stderr.write(`${warmTable(warm)}\n`);

@@ -46,6 +46,19 @@ const BUNDLED_PACKAGES = new Set(['zod']);
  * changed nothing.
  */
 const MIN_CHUNK_BYTES = 50_000;
+/**
+ * What a report on the default store runs once main.js has parsed its command line (refresh.ts: the
+ * up-to-date check, the store, the tool runner and the views), relative to dist/src/; with what they
+ * import statically, and the formats' roots modules (registry.js's lazy imports other than the
+ * formats' folders), it is bundled as one chunk, `report`. Left to the chunking above it came as
+ * ~17 chunks of every size, each read, resolved and linked on its own: one chunk took the warm
+ * `usage daily` from 22 files to 7 and ~9 % of its CPU (docs/benchmarks.md, "Warm reports").
+ */
+const REPORT_PATH = ['surfaces/cli/tool-command.js', 'surfaces/cli/refresh.js', 'surfaces/cli/refresh-stamp.js', 'store/open.js', 'store/sqlite/sqlite-store.js'];
+/** Small modules the report path imports that lighter commands load too (`tools` lists the tools through tool-lookup): kept with main's. */
+const WITH_MAIN = ['surfaces/cli/tool-lookup.js'];
+/** Where the formats' roots modules are imported from (lazily, one per format). */
+const REGISTRY = join(COMPILED, 'formats', 'registry.js');
 /** tool-loader's import of a tool's folder: import(toolModule(name)), toolModule giving ./<folder>/index.js. */
 const TOOL_IMPORT = /\bimport\((toolModule\(\w+\))\)/g;
 
@@ -103,6 +116,43 @@ const hindsightModules = {
   },
 };
 
+/**
+ * rollup's manualChunks: the report path (REPORT_PATH) in chunk `report`, and what main.js imports
+ * statically in chunk `main-deps`. The second keeps `--help` and `tools` light: rollup merges a small
+ * chunk into any chunk it can without changing which side effects run (experimentalMinChunkSize),
+ * and without it main's small shared modules went into `report`, which every command then loaded.
+ * A module both need stays with main (loaded first anyway).
+ */
+function reportChunks() {
+  let chunkOf = null;
+  const closure = (ids, getModuleInfo, into = new Set()) => {
+    const pending = [...ids];
+    while (pending.length > 0) {
+      const id = pending.pop();
+      if (into.has(id) || !id.startsWith(COMPILED + sep)) continue;
+      into.add(id);
+      pending.push(...(getModuleInfo(id)?.importedIds ?? []));
+    }
+    return into;
+  };
+  return (id, { getModuleInfo }) => {
+    if (!chunkOf) {
+      const compiled = (paths) => paths.map((p) => join(COMPILED, ...p.split('/')));
+      const mainDeps = closure([MAIN, ...compiled(WITH_MAIN)], getModuleInfo);
+      mainDeps.delete(MAIN);
+      const roots = (getModuleInfo(REGISTRY)?.dynamicallyImportedIds ?? []).filter((m) => !m.endsWith(`${sep}index.js`));
+      const entries = compiled(REPORT_PATH);
+      for (const entry of [...entries, ...compiled(WITH_MAIN)]) if (!getModuleInfo(entry)) throw new Error(`bundle-cli: ${relative(ROOT, entry)} (REPORT_PATH, WITH_MAIN) is not part of the CLI any more; update those lists`);
+      if (roots.length === 0) throw new Error('bundle-cli: formats/registry.js imports no roots module lazily any more; update reportChunks');
+      const report = closure([...entries, ...roots], getModuleInfo);
+      chunkOf = new Map();
+      for (const m of report) if (!mainDeps.has(m)) chunkOf.set(m, 'report');
+      for (const m of mainDeps) chunkOf.set(m, 'main-deps');
+    }
+    return chunkOf.get(id);
+  };
+}
+
 /** dist/bundle/tools/<folder>/index.js for a tool's chunk; chunks/<name>-<hash>.js for the rest. */
 function chunkFileName(chunk) {
   const facade = chunk.facadeModuleId;
@@ -134,6 +184,7 @@ export async function bundleCli() {
       format: 'es',
       entryFileNames: '[name].js',
       chunkFileNames: chunkFileName,
+      manualChunks: reportChunks(),
       experimentalMinChunkSize: MIN_CHUNK_BYTES,
     });
   } finally {

@@ -183,11 +183,29 @@ function compareCallRows(a: UsageCallRow, b: UsageCallRow): number {
   return a.tsNs - b.tsNs || a.seq - b.seq;
 }
 
+/**
+ * `rows` in compareCallRows order, sorted session by session: the rows come from the store a
+ * session at a time and mostly in time order within one, so sorting the ~1,000 session ids and then
+ * each session's calls (already in order: one pass) takes a fraction of the comparisons one sort of
+ * all ~19,000 rows took. The order is the same: compareCallRows orders by session first, and both
+ * sorts are stable.
+ */
+function inCallOrder(rows: readonly UsageCallRow[]): UsageCallRow[] {
+  const bySession = new Map<string, UsageCallRow[]>();
+  for (const r of rows) {
+    const own = bySession.get(r.sessionId);
+    if (own) own.push(r);
+    else bySession.set(r.sessionId, [r]);
+  }
+  const ids = [...bySession.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return ids.flatMap((id) => bySession.get(id)!.sort(compareCallRows));
+}
+
 function fromRows(found: { sessions: UsageSessionRow[]; calls: UsageCallRow[] }): UsageCall[] {
   const byId = new Map<string, SessionInfo>(found.sessions.map((s) => [s.id, s]));
   const roots = topLevelOf(byId);
   const calls: UsageCall[] = [];
-  for (const c of [...found.calls].sort(compareCallRows)) {
+  for (const c of inCallOrder(found.calls)) {
     const root = roots.get(c.sessionId);
     if (!root) continue;
     calls.push({

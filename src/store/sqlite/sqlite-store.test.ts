@@ -21,6 +21,17 @@ describe('SQLite store', () => {
     await again.close();
   });
 
+  it('reads the session columns of a usage report from an index, not the wide sessions table', async () => {
+    const store = new SqliteStore(join(tempDir('hs-store-'), 'h.db'));
+    try {
+      // The statement core/usage-calls.ts runs for every usage report (readUsageSessions).
+      const plan = store.db.prepare('EXPLAIN QUERY PLAN SELECT sid, id, parent_id, project, project_path, format FROM sessions').all() as { detail: string }[];
+      expect(plan.map((p) => p.detail)).toEqual(['SCAN sessions USING COVERING INDEX sessions_usage']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('releases the ingest lock when the writer cannot be made', async () => {
     const path = join(tempDir('hs-store-'), 'h.db');
     const broken = new SqliteStore(path);

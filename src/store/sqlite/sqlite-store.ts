@@ -3,7 +3,7 @@
 
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { StoreOpenFailed } from '../../core/errors.js';
 import type { IngestWriter, MessageHit, SearchFilters, SyncStateSlot, TokenTable } from '../store.js';
 import { SqlStore } from '../core/sql-store.js';
@@ -11,6 +11,7 @@ import type { Sql } from '../core/sql.js';
 import { syncStateFile } from './sync-state-file.js';
 import { sqliteTokens } from './tokens.js';
 import { acquireIngestLock } from './ingest-lock.js';
+import { openDatabase } from './driver.js';
 import { migrate } from './migrations.js';
 import { searchMessages } from './search.js';
 import { sqliteSql } from './sqlite-sql.js';
@@ -34,7 +35,7 @@ export class SqliteStore extends SqlStore {
         if (existsSync(location) && statSync(location).isDirectory()) throw new Error('it is a folder');
         mkdirSync(dirname(location), { recursive: true });
       }
-      this.db = new Database(location, { readonly: options.readonly ?? false });
+      this.db = openDatabase(location, { readonly: options.readonly ?? false });
     } catch (err) {
       throw StoreOpenFailed(location, (err as Error).message);
     }
