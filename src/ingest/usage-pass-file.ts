@@ -206,3 +206,19 @@ export function readFileUsage(importer: Importer, file: SourceFile, chainState: 
     chainState: parser && file.chainGroup ? parser.snapshot() : undefined,
   };
 }
+
+/**
+ * Read the files at `indexes` of `files` (a chain group's in order, each continuing from the one
+ * before; any other file alone), as readFileUsage reads each.
+ *
+ * @example const [usage] = readUsageUnit(claudeCode, files, [3])
+ */
+export function readUsageUnit(importer: Importer, files: readonly SourceFile[], indexes: readonly number[]): FileUsage[] {
+  const chains = new Map<string, unknown>();
+  return indexes.map((i) => {
+    const file = files[i]!;
+    const usage = readFileUsage(importer, file, file.chainGroup ? chains.get(file.chainGroup) : undefined);
+    if (file.chainGroup) chains.set(file.chainGroup, usage.chainState);
+    return usage;
+  });
+}

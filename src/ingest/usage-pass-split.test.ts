@@ -3,20 +3,20 @@
 // the full parse gives it: on the Claude Code fixtures, a generated corpus with sub-agents and
 // mirrors, and runtime (hindsight) sessions with a handoff child.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateClaudeCode } from '../../bench/generators/claude-code.js';
 import { copyFixture, REPO, tempDir } from '../../test/helpers.js';
-import type { Importer } from '../formats/importer.js';
+import type { Importer, SourceFile } from '../formats/importer.js';
 import { loadImporter } from '../formats/registry.js';
 import { runImporter } from './harness.js';
 import { usagePass } from './usage-pass.js';
-import { readFileUsage } from './usage-pass-file.js';
+import { readFileUsage, readUsageUnit } from './usage-pass-file.js';
 import { rootUsage } from './usage-pass-sessions.js';
-import { useUsageWorkerUrl } from './usage-pass-split.js';
+import { readingUnits, usageReader, useUsageWorkerUrl } from './usage-pass-split.js';
 
 /** The worker bundled from the sources (a worker thread cannot load TypeScript). */
 function bundledWorker(): URL {
@@ -140,5 +140,89 @@ describe('the pass on two threads', () => {
     useUsageWorkerUrl(pathToFileURL(join(tempDir(), 'missing-worker.mjs')));
     const broken = await usagePass(env, home);
     expect(broken).toEqual(one);
+  });
+});
+
+/** `importer` with every file's reading held up by `ms` on this thread (the worker loads its own, untouched). */
+function slowHere(importer: Importer, ms: number): Importer {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  return {
+    ...importer,
+    usageLines(file, options) {
+      Atomics.wait(pause, 0, 0, ms);
+      return importer.usageLines!(file, options);
+    },
+  };
+}
+
+describe('units shared between the threads', () => {
+  let worker: URL;
+  beforeAll(() => {
+    worker = bundledWorker();
+  });
+  afterEach(() => useUsageWorkerUrl(undefined));
+
+  it('a unit is a file, or a chain group\'s files in order; the larger units come first', () => {
+    const dir = tempDir('hs-units-');
+    const file = (name: string, bytes: number, chainGroup?: string): SourceFile => {
+      writeFileSync(join(dir, name), 'x'.repeat(bytes));
+      return { path: join(dir, name), root: dir, relPath: name, ledger: name, ledgerRank: 0, kind: 'jsonl', ...(chainGroup && { chainGroup }) };
+    };
+    const files = [file('a', 10), file('g1', 30, 'g'), file('b', 50), file('g2', 30, 'g'), file('c', 10), file('gone', 0)];
+    files[5]!.path = join(dir, 'missing');
+    // g: 60 bytes in two files, kept together in discovery order; a and c tie and keep their order.
+    expect(readingUnits(files)).toEqual([[1, 3], [2], [0], [4], [5]]);
+  });
+
+  /** A generated root's files, read here alone (the reference) and by a reader with a worker. */
+  async function generated(seed: number) {
+    const config = join(tempDir('hs-gen-'), 'claude');
+    generateClaudeCode(config, { targetBytes: 8e5, seed });
+    const claude = await loadImporter('claude-code');
+    const files = await claude.discover(config);
+    return { claude, files, alone: readUsageUnit(claude, files, files.map((_, i) => i)) };
+  }
+
+  it('both threads take units, and the usages are those of one thread in discovery order', async () => {
+    const { claude, files, alone } = await generated(21);
+    useUsageWorkerUrl(worker);
+    const reader = usageReader();
+    try {
+      // The worker loads while the first reads run here alone; with this side slowed down it soon
+      // takes units too. However the units fall, the answer is the one thread's.
+      let reads = 0;
+      for (; reads < 100 && reader.shares.worker === 0; reads++) expect(await reader.read(slowHere(claude, 20), files)).toEqual(alone);
+      expect(reader.shares.worker).toBeGreaterThan(0);
+      for (const importer of [claude, slowHere(claude, 5), slowHere(claude, 40)]) expect(await reader.read(importer, files)).toEqual(alone);
+      expect(reader.shares.here).toBeGreaterThan(0);
+      expect(reader.shares.here + reader.shares.worker).toBe((reads + 3) * readingUnits(files).length);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a worker that dies holding units: they are read here', async () => {
+    const { claude, files, alone } = await generated(22);
+    // Claims every unit left, says how many in a file, and exits without posting any.
+    const dir = tempDir('hs-worker-');
+    const dying = join(dir, 'dying-worker.mjs');
+    const mark = join(dir, 'claimed');
+    writeFileSync(
+      dying,
+      `import { writeFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n` +
+        `parentPort.on('message', (m) => { if (!('read' in m)) return; const k = Atomics.add(new Int32Array(m.claims), 0, 1e6); if (k < m.units.length) { writeFileSync(${JSON.stringify(mark)}, String(m.units.length - k)); process.exit(3); } });\n`,
+    );
+    useUsageWorkerUrl(pathToFileURL(dying));
+    const reader = usageReader();
+    try {
+      // Until the worker has started and claimed units (this side slowed down to let it).
+      for (let i = 0; i < 100 && !existsSync(mark); i++) expect(await reader.read(slowHere(claude, 20), files)).toEqual(alone);
+      expect(Number(readFileSync(mark, 'utf8'))).toBeGreaterThan(0);
+      expect(reader.shares.worker).toBe(0);
+      // The next read has no worker: all of it here.
+      expect(await reader.read(claude, files)).toEqual(alone);
+    } finally {
+      reader.close();
+    }
   });
 });

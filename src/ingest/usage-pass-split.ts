@@ -1,17 +1,26 @@
-// Reading a root's files for the usage pass on both cores: this thread reads about half of the
-// bytes while one worker (usage-pass-worker.ts) reads the other half. Files are shared out whole
-// (a chain group's files together, in order), the larger first, each to the side with fewer bytes
-// so far; the results come back in discovery order, so the sessions are made exactly as from one
-// thread. Without a second core, or without the compiled worker beside this module (tests run the
-// TypeScript sources), everything is read here. A worker that fails costs time, not the answer:
-// its files are read here.
+// Reading a root's files for the usage pass on both cores. This thread and one worker
+// (usage-pass-worker.ts) take units from one list — a file, or a chain group's files together and
+// in order — each claiming the next with an atomic counter, the larger units first. So neither
+// core waits while the other has work left, whatever each one's speed: the worker starting late,
+// other jobs on the machine, files costing more than their bytes say. (A fixed split by size left
+// one core idle for a fifth of the pass, then the main thread deserialised the worker's whole
+// share at the end.) The worker posts each unit's usage as soon as it is read, and this thread
+// takes those in between its own units, so little is left once the last unit is read. (A compact
+// form for the posted usages — strings in a table, events as JSON rows — took less of this
+// thread's time but more in all, cold: measured and not kept.)
+//
+// Exactness: a unit's usage is the same whichever thread reads it, and the results are put back
+// in discovery order, so the sessions are made exactly as from one thread. Without a second core,
+// or without the compiled worker beside this module (tests run the TypeScript sources), everything
+// is read here. A worker that fails costs time, not the answer: the units it did not return are
+// read here.
 
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Importer, SourceFile } from '../formats/importer.js';
-import { readFileUsage, type FileUsage } from './usage-pass-file.js';
+import { readUsageUnit, type FileUsage } from './usage-pass-file.js';
 import type { FromUsageWorker, ToUsageWorker } from './usage-pass-worker.js';
 
 let workerUrlOverride: URL | null | undefined;
@@ -28,24 +37,27 @@ function workerUrl(): URL | null {
 }
 
 export interface UsageReader {
+  /** Have the worker load `format` now, while this thread still looks for files. */
+  prepare(format: string): void;
   /** The usage of `files` (one root's, in discovery order), one result per file in the same order. */
   read(importer: Importer, files: readonly SourceFile[]): Promise<FileUsage[]>;
-  /** Stop the worker (the pass leaves nothing running). */
-  close(): Promise<void>;
+  /** Units read so far by this thread and by the worker. */
+  readonly shares: { here: number; worker: number };
+  /**
+   * Stop the worker (the pass leaves nothing running). Not waited for: the thread ends on its own
+   * while this one answers (waiting cost up to 0.1 s on a loaded machine).
+   */
+  close(): void;
 }
 
-/** Read `files` here, in order, each chain group continuing from its previous file. */
-function readHere(importer: Importer, files: readonly SourceFile[]): FileUsage[] {
-  const chains = new Map<string, unknown>();
-  return files.map((file) => {
-    const usage = readFileUsage(importer, file, file.chainGroup ? chains.get(file.chainGroup) : undefined);
-    if (file.chainGroup) chains.set(file.chainGroup, usage.chainState);
-    return usage;
-  });
-}
-
-/** Indexes of `files` for each side: whole chain groups, larger first, to the lighter side. */
-function shareOut(files: readonly SourceFile[]): [number[], number[]] {
+/**
+ * The reading units of `files` (index lists: a chain group's files together in discovery order,
+ * any other file alone), larger first — the last units claimed are then small, and both threads
+ * end at about the same time.
+ *
+ * @example readingUnits(files) // [[4], [0, 1, 2], [3]]
+ */
+export function readingUnits(files: readonly SourceFile[]): number[][] {
   const units = new Map<string, { indexes: number[]; bytes: number }>();
   files.forEach((file, i) => {
     const key = file.chainGroup ? `group\0${file.chainGroup}` : `file\0${i}`;
@@ -54,64 +66,99 @@ function shareOut(files: readonly SourceFile[]): [number[], number[]] {
     unit.bytes += statSync(file.path, { throwIfNoEntry: false })?.size ?? 0;
     units.set(key, unit);
   });
-  const sides: [number[], number[]] = [[], []];
-  const bytes = [0, 0];
-  for (const unit of [...units.values()].sort((a, b) => b.bytes - a.bytes)) {
-    const side = bytes[0]! <= bytes[1]! ? 0 : 1;
-    sides[side].push(...unit.indexes);
-    bytes[side]! += unit.bytes;
-  }
-  // Each side reads in discovery order (chain groups continue in order).
-  return [sides[0].sort((a, b) => a - b), sides[1].sort((a, b) => a - b)];
+  // A stable sort: equal sizes keep discovery order.
+  return [...units.values()].sort((a, b) => b.bytes - a.bytes).map((u) => u.indexes);
 }
 
-/** Ask the worker for the usage of `files`; rejects when it fails. */
-function askWorker(worker: Worker, format: string, files: SourceFile[]): Promise<FileUsage[]> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error) => reject(err);
-    const onExit = (code: number) => reject(new Error(`the usage pass worker exited with code ${code}`));
-    worker.once('message', (msg: FromUsageWorker) => {
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      if (msg.ok) resolve(msg.results);
-      else reject(new Error(msg.message));
-    });
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-    worker.postMessage({ format, files } satisfies ToUsageWorker);
-  });
+/** One turn of the event loop: the worker's posted units are taken in. */
+const takeMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A read in progress: what to do with a unit the worker returns, and how to wake the reader. */
+interface OpenRead {
+  place(unit: number, usages: FileUsage[]): void;
+  wake(): void;
 }
 
 /**
- * A reader for the pass over `formats`; the worker starts now and loads those formats while the
- * caller discovers files.
+ * A reader for the usage pass; the worker (when there is one) starts now, so it is loaded by the
+ * time the caller has found the files.
  *
- * @example const reader = usageReader([importer.format]); try { await reader.read(importer, files) } finally { await reader.close() }
+ * @example const reader = usageReader(); try { await reader.read(importer, files) } finally { reader.close() }
  */
-export function usageReader(formats: readonly string[]): UsageReader {
+export function usageReader(): UsageReader {
   const url = availableParallelism() > 1 ? workerUrl() : null;
   let worker: Worker | null = null;
+  const open = new Map<number, OpenRead>();
+  let reads = 0;
+  const shares = { here: 0, worker: 0 };
+
+  /** The worker failed or exited: it gets no more work, and every open read stops waiting for it. */
+  const lose = () => {
+    if (!worker) return;
+    void worker.terminate();
+    worker = null;
+    for (const r of open.values()) r.wake();
+  };
   if (url) {
-    worker = new Worker(url, { workerData: [...formats] });
-    // A worker that cannot start is reported by the first read (which then reads here).
-    worker.on('error', () => {});
+    worker = new Worker(url);
+    worker.on('message', (msg: FromUsageWorker) => {
+      if ('failed' in msg) return lose();
+      const read = open.get(msg.read);
+      if (!read) return;
+      shares.worker++;
+      read.place(msg.unit, msg.usages);
+    });
+    // A worker that cannot start is noticed here, and its share is read on this thread.
+    worker.on('error', lose);
+    worker.on('exit', lose);
   }
+
   return {
+    shares,
+    prepare(format) {
+      worker?.postMessage({ load: format } satisfies ToUsageWorker);
+    },
     async read(importer, files) {
-      if (!worker || files.length < 2) return readHere(importer, files);
-      const [mine, theirs] = shareOut(files);
-      const theirFiles = theirs.map((i) => files[i]!);
-      const asked = askWorker(worker, importer.format, theirFiles).catch(() => null);
-      const here = readHere(importer, mine.map((i) => files[i]!));
-      const there = (await asked) ?? readHere(importer, theirFiles);
+      const units = readingUnits(files);
       const out: FileUsage[] = new Array(files.length);
-      mine.forEach((i, k) => (out[i] = here[k]!));
-      theirs.forEach((i, k) => (out[i] = there[k]!));
+      const done = new Array<boolean>(units.length).fill(false);
+      let left = units.length;
+      let wake = () => {};
+      const place = (k: number, usages: FileUsage[]) => {
+        if (done[k]) return;
+        done[k] = true;
+        units[k]!.forEach((i, j) => (out[i] = usages[j]!));
+        if (--left === 0) wake();
+      };
+      const here = (k: number) => {
+        place(k, readUsageUnit(importer, files, units[k]!));
+        shares.here++;
+      };
+      if (worker && units.length > 1) {
+        const id = ++reads;
+        const claims = new Int32Array(new SharedArrayBuffer(4));
+        const finished = new Promise<void>((resolve) => (wake = resolve));
+        open.set(id, { place, wake });
+        worker.postMessage({ read: id, format: importer.format, files: [...files], units, claims: claims.buffer } satisfies ToUsageWorker);
+        try {
+          for (let k = Atomics.add(claims, 0, 1); k < units.length; k = Atomics.add(claims, 0, 1)) {
+            here(k);
+            await takeMessages();
+          }
+          // The units the worker claimed last (or none, when it failed meanwhile).
+          if (left > 0 && worker) await finished;
+        } finally {
+          open.delete(id);
+        }
+      }
+      // Everything, without a worker; after a failed one, what it never returned.
+      for (let k = 0; k < units.length; k++) if (!done[k]) here(k);
       return out;
     },
-    async close() {
-      await worker?.terminate();
+    close() {
+      const w = worker;
       worker = null;
+      void w?.terminate();
     },
   };
 }

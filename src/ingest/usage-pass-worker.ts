@@ -1,33 +1,35 @@
-// A usage pass worker (usage-pass-split.ts): reads the files it is given for usage
-// (usage-pass-file.ts) with their format's importer and posts every file's result back, in the
-// order given. A chain group's files all come to the same worker, in reading order, so the chain
-// state stays here.
+// A usage pass worker (usage-pass-split.ts): for each read it is sent, it claims the root's units
+// one at a time from the counter it shares with the main thread, reads each (usage-pass-file.ts)
+// with the format's importer and posts its usage at once, until no unit is left. A chain group's files are one unit, so the chain state stays with the thread reading it.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { SourceFile } from '../formats/importer.js';
 import { loadImporter } from '../formats/registry.js';
-import { readFileUsage, type FileUsage } from './usage-pass-file.js';
+import { readUsageUnit, type FileUsage } from './usage-pass-file.js';
 
-export type ToUsageWorker = { format: string; files: SourceFile[] };
-export type FromUsageWorker = { ok: true; results: FileUsage[] } | { ok: false; message: string };
+export type ToUsageWorker =
+  /** Load a format's importer ahead of its first read. */
+  | { load: string }
+  /** Read units of `files` (index lists) while claims[0], incremented atomically, names one. */
+  | { read: number; format: string; files: SourceFile[]; units: number[][]; claims: SharedArrayBuffer };
+export type FromUsageWorker = { read: number; unit: number; usages: FileUsage[] } | { read: number; failed: string };
 
 const port = parentPort!;
-// The formats to read (workerData) load while the caller is still discovering files.
-for (const format of (workerData as string[] | undefined) ?? []) void loadImporter(format).catch(() => {});
+
+async function read(msg: Extract<ToUsageWorker, { read: number }>): Promise<void> {
+  try {
+    const importer = await loadImporter(msg.format);
+    const claims = new Int32Array(msg.claims);
+    for (let k = Atomics.add(claims, 0, 1); k < msg.units.length; k = Atomics.add(claims, 0, 1)) {
+      const usages = readUsageUnit(importer, msg.files, msg.units[k]!);
+      port.postMessage({ read: msg.read, unit: k, usages } satisfies FromUsageWorker);
+    }
+  } catch (err) {
+    port.postMessage({ read: msg.read, failed: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromUsageWorker);
+  }
+}
 
 port.on('message', (msg: ToUsageWorker) => {
-  void (async () => {
-    try {
-      const importer = await loadImporter(msg.format);
-      const chains = new Map<string, unknown>();
-      const results = msg.files.map((file) => {
-        const usage = readFileUsage(importer, file, file.chainGroup ? chains.get(file.chainGroup) : undefined);
-        if (file.chainGroup) chains.set(file.chainGroup, usage.chainState);
-        return usage;
-      });
-      port.postMessage({ ok: true, results } satisfies FromUsageWorker);
-    } catch (err) {
-      port.postMessage({ ok: false, message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromUsageWorker);
-    }
-  })();
+  if ('load' in msg) void loadImporter(msg.load).catch(() => {});
+  else void read(msg);
 });

@@ -19,7 +19,7 @@ import type { LlmCall } from '../core/events.js';
 import type { Format } from '../core/model.js';
 import { keyToParts } from '../core/time.js';
 import type { Importer } from '../formats/importer.js';
-import { loadImporters } from '../formats/registry.js';
+import { loadDefaultRootFinders, loadImporter } from '../formats/registry.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
 import { usageReader, type UsageReader } from './usage-pass-split.js';
 import { rootUsage } from './usage-pass-sessions.js';
@@ -43,18 +43,26 @@ const DAY_MS = 86_400_000;
  * @example const out = await usagePass(process.env); if (out.ok) groupUsageCalls(out.result.calls, 200_000)
  */
 export async function usagePass(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): Promise<UsagePassOutcome> {
-  const found: { importer: Importer; roots: string[] }[] = [];
-  for (const importer of await loadImporters()) {
-    const roots = await importer.defaultRoots(env, home);
-    if (roots.length === 0) continue;
-    if (!importer.usageLines) return { ok: false, reason: `${importer.format} has no usage pass` };
-    found.push({ importer, roots });
-  }
-  const reader = usageReader(found.map((f) => f.importer.format));
+  // The worker starts first: it loads while the formats are looked up and the files found.
+  const reader = usageReader();
   try {
+    // Roots first, from each format's small roots module: only the formats found here are loaded.
+    const withRoots: { format: string; roots: string[] }[] = [];
+    for (const { format, defaultRoots } of await loadDefaultRootFinders()) {
+      const roots = await defaultRoots(env, home);
+      if (roots.length === 0) continue;
+      withRoots.push({ format, roots });
+      reader.prepare(format);
+    }
+    const found: { importer: Importer; roots: string[] }[] = [];
+    for (const { format, roots } of withRoots) {
+      const importer = await loadImporter(format);
+      if (!importer.usageLines) return { ok: false, reason: `${importer.format} has no usage pass` };
+      found.push({ importer, roots });
+    }
     return await readRoots(found, reader);
   } finally {
-    await reader.close();
+    reader.close();
   }
 }
 
@@ -102,7 +110,9 @@ export function groupUsageCalls(calls: readonly { sessionId: string; call: LlmCa
     const day = ms === null ? null : Math.trunc(ms / DAY_MS);
     const long = c.input + c.cacheWrite + c.cacheRead > threshold;
     const hasCost = c.costUsd !== null;
-    const key = JSON.stringify([sessionId, day, c.model, long, hasCost]);
+    // Unambiguous without JSON: the id's length bounds it, the day and flags have fixed shapes, and
+    // a model is tagged apart from none.
+    const key = `${sessionId.length}:${sessionId}${day}|${long ? 1 : 0}${hasCost ? 1 : 0}${c.model === null ? '-' : `=${c.model}`}`;
     let g = groups.get(key);
     if (!g) {
       g = { sessionId, model: c.model, long, calls: 0, firstMs: null, lastMs: null, input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, reasoning: 0, recordedUsd: hasCost ? 0 : null };

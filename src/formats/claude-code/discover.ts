@@ -11,7 +11,7 @@
 // Findings (unreadable folders, symlink loops) go to the caller's root-notes list, or ride on
 // the first file returned when no list is given.
 
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Defect, SessionFacts } from '../../core/model.js';
 import type { SourceFile } from '../importer.js';
@@ -24,9 +24,13 @@ import { isCompactionAgent } from './session-routing.js';
 const AGENT_JSONL_RE = /^agent-(.+)\.jsonl$/;
 const AGENT_META_RE = /^agent-(.+)\.meta\.json$/;
 
-/** A regular file (a link is not followed: it could point outside the root). */
-async function isFile(path: string): Promise<boolean> {
-  return lstat(path).then((s) => s.isFile(), () => false);
+/** A regular file (a link is not followed: it could point outside the root). Synchronous: folder-list.ts says why. */
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
 }
 
 function relPath(slug: SlugFolder, ...parts: string[]): string {
@@ -50,11 +54,11 @@ function childFacts(parentId: string, agentId: string, project: string): Session
 }
 
 /** Sub-agent files of one session (new layout), jsonl before its meta document. */
-async function subagentFiles(walk: Walk, root: string, slug: SlugFolder, sessionId: string): Promise<SourceFile[]> {
+function subagentFiles(walk: Walk, root: string, slug: SlugFolder, sessionId: string): SourceFile[] {
   const dir = join(slug.dir, sessionId, 'subagents');
-  if (!(await isDir(dir))) return [];
+  if (!isDir(dir)) return [];
   const out: SourceFile[] = [];
-  for (const e of await listFolder(walk, dir)) {
+  for (const e of listFolder(walk, dir)) {
     if (!e.isFile) continue;
     const jsonl = AGENT_JSONL_RE.exec(e.name);
     const meta = AGENT_META_RE.exec(e.name);
@@ -77,8 +81,8 @@ async function subagentFiles(walk: Walk, root: string, slug: SlugFolder, session
 }
 
 async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<SourceFile[]> {
-  if (!(await firstVisit(walk, slug.dir))) return [];
-  const entries = await listFolder(walk, slug.dir);
+  if (!firstVisit(walk, slug.dir)) return [];
+  const entries = listFolder(walk, slug.dir);
   const transcripts = new Map<string, SourceFile>();
   const sessionDirs = new Set<string>();
   const oldAgents: SourceFile[] = [];
@@ -113,11 +117,11 @@ async function slugFiles(walk: Walk, root: string, slug: SlugFolder): Promise<So
   for (const id of ids) {
     const transcript = transcripts.get(id);
     if (transcript) out.push(transcript);
-    if (sessionDirs.has(id) && (await firstVisit(walk, join(slug.dir, id)))) {
-      out.push(...(await subagentFiles(walk, root, slug, id)));
+    if (sessionDirs.has(id) && firstVisit(walk, join(slug.dir, id))) {
+      out.push(...subagentFiles(walk, root, slug, id));
       // Hindsight's own record of applied rewinds (src/formats/rewind-ledger.ts), a ledger of the session.
       const rewinds = join(slug.dir, id, REWIND_FILE);
-      if (transcript && (await isFile(rewinds))) out.push(rewindSourceFile({ root, sessionId: id }, rewinds, relPath(slug, id, REWIND_FILE)));
+      if (transcript && isFile(rewinds)) out.push(rewindSourceFile({ root, sessionId: id }, rewinds, relPath(slug, id, REWIND_FILE)));
     }
   }
   // Older layout: the parent is only known from the lines, so the parser announces the session.
@@ -128,7 +132,7 @@ export async function discoverClaudeCode(rootPath: string, rootNotes?: Defect[])
   const root = resolve(rootPath);
   const walk: Walk = { root, notes: [], visited: new Set() };
   const files: SourceFile[] = [];
-  for (const slug of await slugFolders(walk, root)) files.push(...(await slugFiles(walk, root, slug)));
+  for (const slug of slugFolders(walk, root)) files.push(...(await slugFiles(walk, root, slug)));
   const first = files[0];
   if (rootNotes) rootNotes.push(...walk.notes);
   else if (first && walk.notes.length > 0) first.notes = [...(first.notes ?? []), ...walk.notes];

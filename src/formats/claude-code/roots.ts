@@ -61,9 +61,9 @@ async function holdsSlugFolders(dir: string): Promise<boolean> {
  */
 export async function detectClaudeCode(path: string): Promise<boolean> {
   // One file: a transcript when its lines are Claude Code's, wherever it sits.
-  if (path.endsWith('.jsonl') && !(await isDir(path))) return (await sessionIdInLines(path)) !== undefined;
-  if (!(await isDir(path))) return false;
-  if (await isDir(join(path, 'projects'))) return holdsSlugFolders(join(path, 'projects'));
+  if (path.endsWith('.jsonl') && !isDir(path)) return (await sessionIdInLines(path)) !== undefined;
+  if (!isDir(path)) return false;
+  if (isDir(join(path, 'projects'))) return holdsSlugFolders(join(path, 'projects'));
   if (await isSlugFolder(path)) return true;
   return holdsSlugFolders(path);
 }
@@ -81,18 +81,18 @@ export async function defaultClaudeRoots(env: NodeJS.ProcessEnv, home: string): 
   const out: string[] = [];
   for (const candidate of candidates) {
     const abs = resolve(candidate);
-    if (!out.includes(abs) && (await isDir(join(abs, 'projects')))) out.push(abs);
+    if (!out.includes(abs) && isDir(join(abs, 'projects'))) out.push(abs);
   }
   return out;
 }
 
 /** The slug folders under a root, in name order. */
-export async function slugFolders(walk: Walk, root: string): Promise<SlugFolder[]> {
-  if (await isDir(join(root, 'projects'))) {
-    const entries = await listFolder(walk, join(root, 'projects'));
+export function slugFolders(walk: Walk, root: string): SlugFolder[] {
+  if (isDir(join(root, 'projects'))) {
+    const entries = listFolder(walk, join(root, 'projects'));
     return entries.filter((e) => e.isDir).map((e) => ({ dir: e.path, rel: `projects/${e.name}`, name: e.name }));
   }
-  const entries = await listFolder(walk, root);
+  const entries = listFolder(walk, root);
   if (entries.some((e) => e.isFile && e.name.endsWith('.jsonl'))) return [{ dir: root, rel: '', name: basename(root) }];
   return entries.filter((e) => e.isDir).map((e) => ({ dir: e.path, rel: e.name, name: e.name }));
 }
