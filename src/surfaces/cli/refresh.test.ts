@@ -198,6 +198,15 @@ describe('first usage report on a machine with no store', () => {
     }
   });
 
+  it('a zone that is UTC under another name (Etc/UTC, GMT) is answered by the pass, with the store\'s numbers', async () => {
+    for (const timezone of ['Etc/UTC', 'GMT']) {
+      const fresh = machine();
+      const pass = await report(fresh, ['daily'], { json: true, timezone });
+      expect(pass.run.answeredFrom).toBe('usage-pass');
+      expect(pass.out[0]!.stdout).toBe(await fromStore(fresh, ['daily'], { json: true, timezone }));
+    }
+  });
+
   it('blocks and other time zones ingest first, then answer from the store', async () => {
     const fresh = machine();
     const zoned = await report(fresh, ['daily'], { json: true, timezone: 'Europe/Berlin' });

@@ -48,11 +48,14 @@ export interface RefreshRun {
   passDeclined?: string;
 }
 
-/** The usage pass answers usage reports cut in UTC, other than blocks (those need each call's own time from the store). */
-function passAnswers(p: PreparedCommand): boolean {
+/**
+ * The usage pass answers usage reports cut in UTC days (any zone that is UTC at every instant:
+ * Etc/UTC, GMT, Zulu…), other than blocks (those need each call's own time from the store).
+ */
+function passAnswers(p: PreparedCommand, isOffsetFree: (zone: string) => boolean): boolean {
   if (p.cli.command !== 'usage') return false;
   const zone = p.args.timezone;
-  return p.args.group_by !== 'blocks' && (zone === undefined || zone === 'UTC');
+  return p.args.group_by !== 'blocks' && (zone === undefined || (typeof zone === 'string' && isOffsetFree(zone)));
 }
 
 /** A Store that holds only the usage pass's calls: all usage_report reads for a UTC grouping. */
@@ -126,7 +129,7 @@ export async function runWithRefresh(p: PreparedCommand, ctx: RefreshContext): P
     }
   }
   let passDeclined: string | undefined;
-  if (first && passAnswers(p)) {
+  if (first && passAnswers(p, (await import('../../usage/time-zone.js')).isOffsetFree)) {
     const [{ usagePass, groupUsageCalls }, { LONG_CONTEXT_THRESHOLD }] = await Promise.all([
       import('../../ingest/usage-pass.js'),
       import('../../usage/pricing.js'),
