@@ -2,7 +2,7 @@
 // event type (index-backed, so a deep page costs a count per file and one range read), and a
 // block-by-block scan of the evidence for grep.
 
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync } from '../shared/brotli.js';
 import { partsToKey } from '../../core/time.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import { visitBlocks, type StoredBlock } from '../shared/visit-blocks.js';
