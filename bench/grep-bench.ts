@@ -13,10 +13,16 @@
 // which), run as a process on the very files that were ingested. Hindsight's time is one
 // grep_jsonl call in-process (the search workers already warm), read live and from the
 // evidence. Rounds are interleaved (rg, live, evidence, rg, …) so load on a shared machine hits
-// all three alike; the figures are medians.
+// all three alike; the figures are medians, of wall time and of CPU time (Hindsight's process,
+// its search workers included; rg's from its rusage), with the load average.
+// To keep a run short: BENCH_GREP_ROUNDS (rounds per case, default 5 on the real ledger, 3
+// elsewhere), BENCH_GREP_CASES (case kinds, comma-separated: literal_rare, literal_common,
+// regex_common, ignore_case, pathological, normal), BENCH_GREP_CORPORA (real, control-plane,
+// claude-code).
 // Standalone: node dist/bench/grep-bench.js [WORK_DIR]
 
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,6 +44,22 @@ interface Case {
   ignoreCase?: boolean;
 }
 
+const ROUNDS = process.env.BENCH_GREP_ROUNDS ? Number(process.env.BENCH_GREP_ROUNDS) : null;
+const CASES = process.env.BENCH_GREP_CASES?.split(',').filter(Boolean) ?? null;
+const CORPORA = process.env.BENCH_GREP_CORPORA?.split(',').filter(Boolean) ?? null;
+const wanted = (corpus: string) => CORPORA === null || CORPORA.includes(corpus);
+
+/** CPU time (ms) of this process's waited-for children, from /proc (Linux), else null. */
+function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // cutime + cstime, in USER_HZ (100)
+  } catch {
+    return null;
+  }
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -51,47 +73,59 @@ const RG = spawnSync('rg', ['--version']).status === 0;
  * Node longer than the search (the earlier figures' baselines were inflated by it), and
  * /dev/null would let ripgrep stop at the first match.
  */
-function baselineRun(c: Case, paths: string[], outFile: string): { ms: number; matches: number } {
+function baselineRun(c: Case, paths: string[], outFile: string): { ms: number; cpuMs: number | null; matches: number } {
   const flags = c.ignoreCase ? ['-i'] : [];
   const args = RG ? ['-n', '--no-heading', ...flags, '--', c.pattern, ...paths] : ['-Enr', ...flags, '--', c.pattern, ...paths];
   const out = openSync(outFile, 'w');
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
   spawnSync(RG ? 'rg' : 'grep', args, { stdio: ['ignore', out, 'ignore'] });
   const ms = performance.now() - t0;
+  const cpu1 = childrenCpuMs();
   closeSync(out);
   let matches = 0;
   const text = readFileSync(outFile);
   for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) matches++;
-  return { ms, matches };
+  return { ms, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, matches };
 }
 
-async function hindsightRun(store: SqliteStore, args: Record<string, unknown>): Promise<{ ms: number; count: number; engine: string; readFrom: string; truncated: unknown }> {
+async function hindsightRun(store: SqliteStore, args: Record<string, unknown>): Promise<{ ms: number; cpuMs: number; count: number; engine: string; readFrom: string; truncated: unknown }> {
+  const cpu0 = process.cpuUsage(); // the whole process: the search workers' threads too
   const t0 = performance.now();
   const r = (await runTool(grepJsonl, { ...args, timeout_ms: 600_000, limit: 500, max_bytes: 10_000_000 }, { store })) as Record<string, any>;
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   if (r.status !== 'ok') throw new Error(`grep_jsonl failed: ${JSON.stringify(r)}`);
-  return { ms, count: r.count, engine: r.engine, readFrom: r.read_from, truncated: r.truncated };
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, count: r.count, engine: r.engine, readFrom: r.read_from, truncated: r.truncated };
 }
 
 /** Each case: `runs` interleaved rounds of the baseline, Hindsight live and Hindsight from the evidence. */
 async function compare(name: string, store: SqliteStore, args: Record<string, unknown>, paths: string[], bytes: number, cases: Case[], runs: number, work: string): Promise<Figure[]> {
   const figures: Figure[] = [];
+  runs = ROUNDS ?? runs;
   for (const c of cases) {
+    if (CASES !== null && !CASES.includes(c.kind)) continue;
     const call = { ...args, pattern: c.pattern, ignore_case: c.ignoreCase ?? false };
     await hindsightRun(store, call); // warm: the workers, the page cache
     const base: number[] = [];
+    const baseCpu: number[] = [];
     const times = { auto: [] as number[], evidence: [] as number[] };
+    const cpu = { auto: [] as number[], evidence: [] as number[] };
+    const loads: number[] = [];
     let matches = 0;
     const last: Partial<Record<'auto' | 'evidence', Awaited<ReturnType<typeof hindsightRun>>>> = {};
     for (let i = 0; i < runs; i++) {
       const b = baselineRun(c, paths, join(work, 'grep-baseline.out'));
       base.push(b.ms);
+      if (b.cpuMs !== null) baseCpu.push(b.cpuMs);
       matches = b.matches;
       for (const readFrom of ['auto', 'evidence'] as const) {
         const h = await hindsightRun(store, { ...call, read_from: readFrom });
         times[readFrom].push(h.ms);
+        cpu[readFrom].push(h.cpuMs);
         last[readFrom] = h;
       }
+      loads.push(loadavg()[0]!);
     }
     for (const readFrom of ['auto', 'evidence'] as const) {
       const h = last[readFrom]!;
@@ -104,7 +138,7 @@ async function compare(name: string, store: SqliteStore, args: Record<string, un
         baseline_unit: `ms (${RG ? 'rg -n' : 'grep -En'}${c.ignoreCase ? ' -i' : ''}, same files, ${(bytes / 1e6).toFixed(1)} MB)`,
         ratio: +(ms / median(base)).toFixed(2),
         target: c.kind === 'pathological' ? undefined : '<= 3',
-        note: `pattern ${c.pattern}${c.ignoreCase ? ' (ignore_case)' : ''}; engine ${h.engine}; read ${h.readFrom}; ${h.count} matches (baseline ${matches})${h.truncated ? `; truncated ${String(h.truncated)}` : ''}; ${runs} rounds`,
+        note: `pattern ${c.pattern}${c.ignoreCase ? ' (ignore_case)' : ''}; engine ${h.engine}; read ${h.readFrom}; ${h.count} matches (baseline ${matches})${h.truncated ? `; truncated ${String(h.truncated)}` : ''}; CPU ${median(cpu[readFrom]).toFixed(0)} ms${baseCpu.length ? ` (baseline ${median(baseCpu).toFixed(0)} ms)` : ''}; ${runs} rounds, load ${median(loads).toFixed(1)}`,
       });
     }
   }
@@ -139,6 +173,13 @@ export async function measureGrep(work: string, fixtures: string, corpusMb = Num
   mkdirSync(work, { recursive: true });
   const figures: Figure[] = [];
 
+  if (wanted('real')) await measureReal(work, fixtures, figures);
+  if (wanted('control-plane')) await measureControlPlane(work, corpusMb, figures);
+  if (wanted('claude-code')) await measureClaudeCode(work, figures);
+  return figures;
+}
+
+async function measureReal(work: string, fixtures: string, figures: Figure[]): Promise<void> {
   const real = join(work, 'grep-real');
   rmSync(real, { recursive: true, force: true });
   cpSync(join(fixtures, 'amplifier', 'real'), real, { recursive: true });
@@ -148,7 +189,9 @@ export async function measureGrep(work: string, fixtures: string, corpusMb = Num
   const realCases = casesFor([events], '"event": "tool:[a-z_]+"', true);
   figures.push(...(await compare('real-amplifier-events', realStore, { session_id: REAL_SESSION, ledger: 'events' }, [events], sizeOf([events]), realCases, 5, work)));
   await realStore.close();
+}
 
+async function measureControlPlane(work: string, corpusMb: number, figures: Figure[]): Promise<void> {
   const dir = join(work, `grep-control-plane-${corpusMb}mb`);
   if (!existsSync(join(dir, '.complete'))) {
     rmSync(dir, { recursive: true, force: true });
@@ -171,7 +214,9 @@ export async function measureGrep(work: string, fixtures: string, corpusMb = Num
   const cpCases = casesFor(files, '"event_type": "[A-Z_]+"', true);
   figures.push(...(await compare(`generated-control-plane-${corpusMb}mb-${largest.ledger}`, store, { ledger: largest.ledger, root: resolve(dir) }, files, sizeOf(files), cpCases, 3, work)));
   await store.close();
+}
 
+async function measureClaudeCode(work: string, figures: Figure[]): Promise<void> {
   const ccDir = process.env.BENCH_GREP_CC;
   const ccDb = process.env.BENCH_GREP_CC_DB;
   if (ccDir && ccDb) {
@@ -182,7 +227,6 @@ export async function measureGrep(work: string, fixtures: string, corpusMb = Num
     figures.push(...(await compare(`claude-code-${(sizeOf(paths) / 1e6).toFixed(0)}mb-all`, cc, { scope: 'all' }, [projects], sizeOf(paths), ccCases, 3, work)));
     await cc.close();
   }
-  return figures;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -325,6 +325,23 @@ export interface EvidenceBlockView {
   lines: { lineNumber: number; start: number; length: number; status: EvidenceLine['status'] }[];
 }
 
+/**
+ * An evidence block as it is stored (compressed), with its lines: for a reader that inflates it
+ * elsewhere (grep's search workers, with inflateEvidence from src/store/shared/visit-blocks.ts).
+ */
+export interface PackedEvidenceBlockView {
+  fileId: number;
+  file: string;
+  lines: EvidenceBlockView['lines'];
+  packed: PackedEvidence;
+}
+
+/** A block's stored bytes and its size once inflated. */
+export interface PackedEvidence {
+  data: Buffer;
+  rawBytes: number;
+}
+
 export interface SourceFileRow {
   root: string;
   file: string;
@@ -536,6 +553,12 @@ export interface Store {
    * (several blocks are decompressed ahead, in parallel). Return false from `visit` to stop.
    */
   scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void>;
+  /**
+   * Optional: scanEvidence without inflating the blocks, for a reader that inflates them on other
+   * threads. A store that must change the bytes it shows (redaction) leaves it out: callers then
+   * use scanEvidence.
+   */
+  scanPackedEvidence?(fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void): Promise<void>;
   listFiles(query: FileQuery): Promise<{ total: number; files: SourceFileRow[] }>;
   listDefects(query: DefectQuery): Promise<{ total: number; defects: DefectRow[] }>;
   /**

@@ -5,8 +5,8 @@
 import { brotliDecompressSync } from '../shared/brotli.js';
 import { partsToKey } from '../../core/time.js';
 import { unpackLines } from '../sqlite/line-index.js';
-import { visitBlocks, type StoredBlock } from '../shared/visit-blocks.js';
-import type { EvidenceBlockView, EvidenceRef, LedgerEntryQuery, LedgerEntryRow, RawLineRow } from '../store.js';
+import { visitBlocks, visitPackedBlocks, type StoredBlock } from '../shared/visit-blocks.js';
+import type { EvidenceBlockView, EvidenceRef, LedgerEntryQuery, LedgerEntryRow, PackedEvidenceBlockView, RawLineRow } from '../store.js';
 import { first, RowList, type Sql } from './sql.js';
 
 /** Blocks fetched per statement while scanning (each up to 512 KiB of input, ~1/6 of it stored). */
@@ -168,6 +168,16 @@ export async function readLedgerEventTypes(sql: Sql, fileIds: number[]): Promise
 
 /** Visit every block of the files in reading order; blocks are fetched a few at a time and decompressed ahead. */
 export async function scanEvidence(sql: Sql, fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
+  return scanStoredBlocks(sql, fileIds, (rows, fileId, file) => visitBlocks(rows, fileId, file, visit));
+}
+
+/** The same blocks, left compressed (Store.scanPackedEvidence). */
+export async function scanPackedEvidence(sql: Sql, fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void): Promise<void> {
+  return scanStoredBlocks(sql, fileIds, async (rows, fileId, file) => visitPackedBlocks(rows, fileId, file, visit));
+}
+
+/** The files' stored blocks, a few rows at a time, in reading order, until `visitRows` resolves false. */
+async function scanStoredBlocks(sql: Sql, fileIds: number[], visitRows: (rows: StoredBlock[], fileId: number, file: string) => Promise<boolean>): Promise<void> {
   const paths = await relPaths(sql, fileIds);
   for (const fileId of fileIds) {
     let after = -1;
@@ -179,7 +189,7 @@ export async function scanEvidence(sql: Sql, fileIds: number[], visit: (block: E
       );
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.first_line;
-      if (!(await visitBlocks(rows, fileId, paths.get(fileId) ?? '', visit))) return;
+      if (!(await visitRows(rows, fileId, paths.get(fileId) ?? ''))) return;
       if (rows.length < SCAN_FETCH) break;
     }
   }

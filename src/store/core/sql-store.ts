@@ -8,6 +8,7 @@ import type {
   DefectQuery,
   DefectRow,
   EvidenceBlockView,
+  PackedEvidenceBlockView,
   FileQuery,
   EvidenceRef,
   IngestWriter,
@@ -36,7 +37,7 @@ import { ledgerTraits } from '../shared/ledger-traits.js';
 import { asciiLower, likePattern } from '../shared/metadata-match.js';
 import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 import { sessionFromRow, type SessionRowDb } from './rows.js';
-import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLines, scanEvidence } from './ledger-reads.js';
+import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLines, scanEvidence, scanPackedEvidence } from './ledger-reads.js';
 import { bindScope, defectInScope, fileInScope, projectInScope } from './project-scope.js';
 import { readScopeTotals } from './scope-totals.js';
 import { binder, searchSessionMetadata } from './search.js';
@@ -191,6 +192,10 @@ export abstract class SqlStore implements Store {
 
   async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
     return scanEvidence(this.sql, fileIds, visit);
+  }
+
+  async scanPackedEvidence(fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void): Promise<void> {
+    return scanPackedEvidence(this.sql, fileIds, visit);
   }
 
   async listFiles(q: FileQuery): Promise<{ total: number; files: SourceFileRow[] }> {

@@ -40,8 +40,12 @@ function re2Search(plan: SearchPlan): BlockSearch {
   const multi = RE2JS.compile(plan.source, RE2JS.MULTILINE); // ^ and $ at every line of a run
   const literal = plan.ignoreCase ? null : requiredLiteral(plan.pattern)?.slice(0, LITERAL_CHARS) ?? null;
   const needle = literal === null ? null : Buffer.from(literal, 'utf8');
-  const literalDecides = needle !== null && literal === plan.pattern && PLAIN.test(plan.pattern);
   const caseless = plan.ignoreCase ? caselessLiteral(plan.pattern) : null;
+  // A pattern that is nothing but its literal is decided by finding it (ignoring case: an ASCII
+  // literal, whose letters fold only onto ASCII letters, in JavaScript as in foldCase).
+  const literalDecides = PLAIN.test(plan.pattern) && ((needle !== null && literal === plan.pattern) || (caseless !== null && caseless.toString('latin1') === plan.pattern.toLowerCase()));
+  /** Bytes every candidate's match spans (the literal's), which must lie inside one line. */
+  const span = needle?.length ?? (literalDecides ? plan.pattern.length : 0);
   return (b) => {
     const hits: number[] = [];
     const lineAt = (k: number) => b.data.subarray(b.starts[k]!, b.starts[k]! + b.lengths[k]!);
@@ -55,7 +59,7 @@ function re2Search(plan: SearchPlan): BlockSearch {
       const find = needle !== null ? (from: number) => buf.indexOf(needle, from) : caselessFinder(buf, caseless!);
       for (let at = find(0); at !== -1; ) {
         const k = lineIndex(b.starts, at);
-        if (at + (needle?.length ?? 0) <= b.starts[k]! + b.lengths[k]! && (literalDecides || line.test(lineAt(k)))) hits.push(k);
+        if (at + span <= b.starts[k]! + b.lengths[k]! && (literalDecides || line.test(lineAt(k)))) hits.push(k);
         if (k + 1 >= n) break;
         at = find(b.starts[k + 1]!);
       }
@@ -71,19 +75,30 @@ function re2Search(plan: SearchPlan): BlockSearch {
   };
 }
 
-/** An ASCII literal every match contains, searched ignoring case (no non-ASCII letter folds onto ASCII in latin1 text). */
-function caselessLiteral(pattern: string): RegExp | null {
+/**
+ * An ASCII literal every match contains, lowered, to search for ignoring case; or null. Only
+ * ASCII letters fold onto ASCII letters (in JavaScript's `i` without `u`, and in foldCase), so
+ * lowering the ASCII letters of both sides finds exactly the case-insensitive occurrences.
+ */
+function caselessLiteral(pattern: string): Buffer | null {
   const text = requiredLiteral(pattern)?.slice(0, LITERAL_CHARS) ?? null;
   if (text === null || !/^[\x00-\x7f]*$/.test(text)) return null;
-  return new RegExp(text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'gi');
+  return Buffer.from(text.toLowerCase(), 'latin1');
 }
 
-function caselessFinder(buf: Buffer, re: RegExp): (from: number) => number {
-  const text = buf.toString('latin1');
-  return (from) => {
-    re.lastIndex = from;
-    return re.exec(text)?.index ?? -1;
-  };
+/** A copy of the block with its ASCII letters lowered, kept for the next block (grown as needed). */
+let lowered = Buffer.allocUnsafeSlow(1 << 20);
+
+/** Where the lowered literal is in the block, ignoring the case of ASCII letters: a byte search over a lowered copy (a latin1 string and a `gi` regex cost twice as much). */
+function caselessFinder(buf: Buffer, needle: Buffer): (from: number) => number {
+  if (lowered.length < buf.length) lowered = Buffer.allocUnsafeSlow(Math.max(buf.length, lowered.length * 2));
+  const out = lowered;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i]!;
+    out[i] = c - 65 >>> 0 < 26 ? c | 32 : c; // A–Z → a–z
+  }
+  const view = out.subarray(0, buf.length);
+  return (from) => view.indexOf(needle, from);
 }
 
 function lineIndex(starts: Int32Array, pos: number): number {

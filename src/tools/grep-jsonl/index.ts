@@ -10,6 +10,7 @@
 // around it (excerpt.ts): a JSONL line is often tens of KB, and its head rarely holds the match.
 
 import { isUtf8 } from 'node:buffer';
+import { closeSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { FORMATS } from '../../formats/registry.js';
 import { MAX_PATTERN_LENGTH, planUserSearch, type SearchPlan } from '../../core/safe-regex.js';
@@ -24,8 +25,9 @@ import { InvalidArguments } from '../../core/errors.js';
 import { everySessionFiles, type GrepFile } from './every-session.js';
 import { matchFinder, placeMatch } from './excerpt.js';
 import { SearchSession, type SearchEnd } from './search-pool.js';
-import { scanLedgerFiles, type ReadFrom } from './source.js';
+import { scanLedgerFiles, type EvidenceBlock, type LiveRange, type ReadFrom } from './source.js';
 import { recycleBlockBuffer } from './block-buffers.js';
+import type { RangeFound } from './file-range.js';
 
 const SESSION_PAGE = 10_000;
 
@@ -107,7 +109,7 @@ async function sessionLines(store: Store, sel: LedgerSelection, sessionId: strin
 }
 
 /** Indexes (into the block's lines) of the wanted line numbers that fall in the block. */
-function* wantedIn(block: EvidenceBlockView, wanted: number[]): Generator<number> {
+function* wantedIn(block: Pick<EvidenceBlockView, 'lines'>, wanted: number[]): Generator<number> {
   const first = block.lines[0]!.lineNumber;
   const last = block.lines[block.lines.length - 1]!.lineNumber;
   let lo = 0;
@@ -131,7 +133,7 @@ interface Found {
   readFrom: Map<string, ReadFrom>;
 }
 
-/** One pass over the ledger: blocks go to the search worker, answers come back in order. */
+/** One pass over the ledger: blocks and live ranges go to the search workers, answers come back in order. */
 async function grep(
   store: Store,
   files: LedgerFile[],
@@ -144,50 +146,109 @@ async function grep(
   let count = 0;
   const hits: FoundHit[] = [];
   const readFrom = new Map<string, ReadFrom>();
+  /** Live files' descriptors not yet closed (a file's last range answered closes it; the rest close at the end). */
+  const open = new Set<number>();
+  const keep = (row: FoundHit, status?: string) => {
+    const bytes = row.bytes;
+    if (!isUtf8(bytes)) row.raw_base64 = bytes.toString('base64');
+    if (status === 'incomplete') row.incomplete = true;
+    hits.push(row);
+  };
   // `data`: the block's bytes as the worker handed them back.
-  const collect = (block: EvidenceBlockView, from: ReadFrom) => (matched: number[], data: Uint8Array) => {
+  const collect = (block: EvidenceBlock) => (matched: number[], data: Uint8Array) => {
     for (const k of matched) {
       if (count++ < window.offset || hits.length >= window.limit) continue;
+      if (hits.length + 1 >= window.limit) session.pageFull(); // later blocks cannot add a line to the page
       const l = block.lines[k]!;
       const bytes = Buffer.from(data.subarray(l.start, l.start + l.length)); // a copy: the block is released
-      const row: FoundHit = { line_number: l.lineNumber, file: block.file, raw: bytes.toString('utf8'), read_from: from, fileId: block.fileId, bytes };
-      if (!isUtf8(bytes)) row.raw_base64 = bytes.toString('base64');
-      if (l.status === 'incomplete') row.incomplete = true;
-      hits.push(row);
+      keep({ line_number: l.lineNumber, file: block.file, raw: bytes.toString('utf8'), read_from: 'evidence', fileId: block.fileId, bytes }, l.status);
     }
     // The hits hold copies. Buffers that come back from a worker are not counted by V8 as this
     // thread's memory, so dropping them let a big search grow to gigabytes before a collection.
     recycleBlockBuffer(data);
   };
-  await scanLedgerFiles(
-    store,
-    files,
-    (block, from) => {
-      if (session.stopped) return false;
-      const n = block.lines.length;
-      if (n === 0) return;
-      readFrom.set(block.file, from);
-      let indexes: Int32Array | null = null;
-      // A file in `only` is limited to its lines (none: skipped); any other file is read whole.
-      const wanted = only?.get(block.fileId);
-      if (wanted !== undefined) {
-        indexes = Int32Array.from(wantedIn(block, wanted));
-        if (indexes.length === 0) return;
-      }
-      const starts = new Int32Array(n);
-      const lengths = new Int32Array(n);
-      for (let k = 0; k < n; k++) {
-        starts[k] = block.lines[k]!.start;
-        lengths[k] = block.lines[k]!.length;
-      }
-      const lastIncomplete = block.lines[n - 1]!.status === 'incomplete';
-      // A block read live is grep's own buffer (source.ts): it moves to the worker without a copy.
-      session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block, from), { owned: from === 'live' });
-    },
-    { backlog: () => session.backlog(), evidenceOnly },
-  );
-  const end = await session.finish(); // before reading count: answers arrive until then
-  return { count, hits, end, readFrom };
+  /** Per live file being answered: the number its next range's first line has. */
+  const nextLine = new Map<LedgerFile, number>();
+  const collectRange = (range: LiveRange, wanted: number[] | undefined) => (found: RangeFound) => {
+    const { file: f, fd } = range;
+    const first = nextLine.get(f) ?? 1;
+    nextLine.set(f, first + found.lineCount);
+    for (let j = 0; j < found.matched.length; j++) {
+      const lineNumber = first + found.matched[j]!;
+      if (wanted !== undefined && !sortedHas(wanted, lineNumber)) continue;
+      if (count++ < window.offset || hits.length >= window.limit) continue;
+      if (hits.length + 1 >= window.limit) session.pageFull();
+      // Only the page's lines are read again, here: the worker answered where they are.
+      const bytes = Buffer.allocUnsafe(found.lengths[j]!);
+      readSync(fd, bytes, 0, bytes.length, found.starts[j]!);
+      keep({ line_number: lineNumber, file: f.file, raw: bytes.toString('utf8'), read_from: 'live', fileId: f.fileId, bytes });
+    }
+    if (range.last) {
+      nextLine.delete(f);
+      open.delete(fd);
+      closeSync(fd);
+    }
+  };
+  try {
+    await scanLedgerFiles(
+      store,
+      files,
+      {
+        evidence(block) {
+          if (session.stopped) return false;
+          const n = block.lines.length;
+          if (n === 0) return;
+          readFrom.set(block.file, 'evidence');
+          let indexes: Int32Array | null = null;
+          // A file in `only` is limited to its lines (none: skipped); any other file is read whole.
+          const wanted = only?.get(block.fileId);
+          if (wanted !== undefined) {
+            indexes = Int32Array.from(wantedIn(block, wanted));
+            if (indexes.length === 0) return;
+          }
+          const starts = new Int32Array(n);
+          const lengths = new Int32Array(n);
+          for (let k = 0; k < n; k++) {
+            starts[k] = block.lines[k]!.start;
+            lengths[k] = block.lines[k]!.length;
+          }
+          const lastIncomplete = block.lines[n - 1]!.status === 'incomplete';
+          if ('packed' in block) session.submitPacked({ packed: block.packed, starts, lengths, lastIncomplete, only: indexes }, collect(block));
+          else session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block));
+        },
+        live(range) {
+          open.add(range.fd); // the descriptor is ours from here on
+          if (session.stopped) return false;
+          readFrom.set(range.file.file, 'live');
+          // A file in `only` is searched whole, its answers limited to its lines (none: skipped).
+          const wanted = only?.get(range.file.fileId);
+          if (wanted !== undefined && wanted.length === 0) {
+            open.delete(range.fd);
+            closeSync(range.fd);
+            return;
+          }
+          session.submitRange({ fd: range.fd, from: range.from, to: range.to, size: range.file.size }, collectRange(range, wanted));
+        },
+      },
+      { backlog: () => session.backlog(), evidenceOnly },
+    );
+    const end = await session.finish(); // before reading count: answers arrive until then
+    return { count, hits, end, readFrom };
+  } finally {
+    for (const fd of open) closeSync(fd);
+  }
+}
+
+/** Whether the sorted list holds `n`. */
+function sortedHas(sorted: number[], n: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < n) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted[lo] === n;
 }
 
 /** Hits read live whose bytes are not the stored evidence of the same line (the source changed behind a same size and mtime). */

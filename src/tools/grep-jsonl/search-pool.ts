@@ -9,7 +9,8 @@
 // search at once (the rest wait their turn, within their own deadline); IDLE_WORKERS stay warm and
 // unreferenced, so they never keep a process alive. One search takes a second worker when one is
 // free (WORKERS_PER_SEARCH), so a big search uses both cores of a small machine; each block's
-// bytes move to its worker and back (transferred, not copied) with the answer.
+// bytes move to its worker and back (transferred, not copied) with the answer, and a live file is
+// read by the worker itself, a range at a time (file-range.ts).
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -18,7 +19,8 @@ import { Worker } from 'node:worker_threads';
 import type { SearchPlan } from '../../core/safe-regex.js';
 import { takeBlockBuffer } from './block-buffers.js';
 import type { SearchBlock } from './block-search.js';
-import type { FromWorker, ToWorker } from './search-worker.js';
+import type { FileRange, RangeFound } from './file-range.js';
+import type { FromWorker, Job, JobResult, PackedBlock, ToWorker } from './search-worker.js';
 
 const MAX_WORKERS = 4;
 const IDLE_WORKERS = 2;
@@ -30,6 +32,9 @@ const BATCH_BLOCKS = 64;
 /** Bytes handed to a worker and not yet answered, above which reading pauses (memory bound). */
 const HIGH_WATER = 32 * 1024 * 1024;
 const LOW_WATER = 8 * 1024 * 1024;
+/** Jobs not yet answered, above which reading pauses: each live range holds its file open. */
+const HIGH_JOBS = 256;
+const LOW_JOBS = 64;
 
 /**
  * The compiled worker: beside this module in dist/; when this module runs from the TypeScript
@@ -91,6 +96,8 @@ export type SearchEnd = 'done' | 'deadline';
 
 /** What a block's caller gets back: the matching line indexes and the block's bytes (the ones it handed over may have moved to the worker). */
 export type OnMatched = (lines: number[], data: Uint8Array) => void;
+/** What a live range's caller gets back: its line count and where its matches are. */
+export type OnFound = (found: RangeFound) => void;
 
 /**
  * One search on up to WORKERS_PER_SEARCH workers, blocks dealt out in turn. `submit` blocks in
@@ -102,17 +109,20 @@ export class SearchSession {
   private seq = 0;
   /** The next batch whose answers the caller gets. */
   private delivered = 0;
-  private readonly waitingFor = new Map<number, { bytes: number; onMatched: OnMatched[] }>();
+  private readonly waitingFor = new Map<number, { bytes: number; onAnswer: ((result: JobResult) => void)[] }>();
   /** Answers that came before an earlier batch's (another worker was quicker). */
-  private readonly early = new Map<number, Extract<FromWorker, { kind: 'matched' }>>();
-  /** Blocks not yet posted: small blocks go in one message (each message costs ~0.1–0.2 ms). */
-  private batch: { blocks: SearchBlock[]; onMatched: OnMatched[]; bytes: number } = { blocks: [], onMatched: [], bytes: 0 };
+  private readonly early = new Map<number, Extract<FromWorker, { kind: 'answered' }>>();
+  /** Jobs not yet posted: small ones go in one message (each message costs ~0.1–0.2 ms). */
+  private batch: { jobs: Job[]; onAnswer: ((result: JobResult) => void)[]; bytes: number } = { jobs: [], onAnswer: [], bytes: 0 };
   private bytesInFlight = 0;
+  private jobsInFlight = 0;
   private ended: SearchEnd | null = null;
   private failure: Error | null = null;
   private wakeFinish: (() => void) | null = null;
   private wakeProducer: (() => void) | null = null;
   private readonly timer: NodeJS.Timeout;
+  /** Shared with the workers: 1 once the caller's page is full (inflated blocks need not come back). */
+  private readonly full = new Int32Array(new SharedArrayBuffer(4));
 
   private constructor(
     private readonly workers: Worker[],
@@ -128,7 +138,7 @@ export class SearchSession {
       worker.on('message', (msg: FromWorker) => this.answered(msg));
       worker.on('error', (err) => this.fail(err));
       worker.on('exit', (code) => this.fail(new Error(`the search worker stopped (exit code ${code})`)));
-      worker.postMessage({ kind: 'plan', plan } satisfies ToWorker);
+      worker.postMessage({ kind: 'plan', plan, pageFull: this.full } satisfies ToWorker);
     }
   }
 
@@ -163,29 +173,67 @@ export class SearchSession {
       data = takeBlockBuffer(block.data.byteLength); // its own buffer, given back by the caller
       data.set(block.data);
     }
-    this.batch.blocks.push({ ...block, data });
-    this.batch.onMatched.push(onMatched);
-    this.batch.bytes += data.byteLength;
-    this.bytesInFlight += data.byteLength;
-    if (this.batch.bytes >= BATCH_BYTES || this.batch.blocks.length >= BATCH_BLOCKS) this.flush();
+    this.add({ kind: 'block', block: { ...block, data } }, data.byteLength, (r) => r.kind === 'block' && onMatched(r.lines, r.data));
   }
 
-  /** Post the blocks waiting in the batch to the next worker in turn. */
+  /**
+   * Hand over a stored block still compressed: a worker inflates it. `onMatched` gets its bytes
+   * while the page is not full (`pageFull`), else an empty array; give them back with
+   * recycleBlockBuffer as a block's.
+   */
+  submitPacked(block: PackedBlock, onMatched: OnMatched): void {
+    if (this.ended || this.workers.length === 0) return;
+    const data = Buffer.allocUnsafeSlow(block.packed.data.byteLength); // its own buffer, moved to the worker
+    data.set(block.packed.data);
+    const job: Job = { kind: 'packed', block: { ...block, packed: { data, rawBytes: block.packed.rawBytes } } };
+    this.add(job, block.packed.rawBytes, (r) => r.kind === 'block' && onMatched(r.lines, r.data));
+  }
+
+  /** From now on the caller needs no more lines' bytes: blocks inflated by the workers are not sent back. */
+  pageFull(): void {
+    Atomics.store(this.full, 0, 1);
+  }
+
+  /**
+   * Hand over a range of a live file, which the worker reads itself through `range.fd` (kept
+   * open by the caller until `onFound` has run, or the search has ended). Ranges and blocks are
+   * answered in the order they were submitted.
+   */
+  submitRange(range: FileRange, onFound: OnFound): void {
+    if (this.ended || this.workers.length === 0) return;
+    this.add({ kind: 'range', range }, range.to - range.from, (r) => r.kind === 'range' && onFound(r.found));
+  }
+
+  private add(job: Job, bytes: number, onAnswer: (result: JobResult) => void): void {
+    this.batch.jobs.push(job);
+    this.batch.onAnswer.push(onAnswer);
+    this.batch.bytes += bytes;
+    this.bytesInFlight += bytes;
+    this.jobsInFlight++;
+    if (this.batch.bytes >= BATCH_BYTES || this.batch.jobs.length >= BATCH_BLOCKS) this.flush();
+  }
+
+  /** Post the jobs waiting in the batch to the next worker in turn. */
   private flush(): void {
-    const { blocks, onMatched, bytes } = this.batch;
-    if (blocks.length === 0 || this.ended) return;
-    this.batch = { blocks: [], onMatched: [], bytes: 0 };
+    const { jobs, onAnswer, bytes } = this.batch;
+    if (jobs.length === 0 || this.ended) return;
+    this.batch = { jobs: [], onAnswer: [], bytes: 0 };
     const seq = this.seq++;
-    this.waitingFor.set(seq, { bytes, onMatched });
+    this.waitingFor.set(seq, { bytes, onAnswer });
     const worker = this.workers[seq % this.workers.length]!;
-    worker.postMessage({ kind: 'blocks', seq, blocks } satisfies ToWorker, blocks.map((b) => b.data.buffer as ArrayBuffer));
+    const moved = jobs.flatMap((j) => (j.kind === 'block' ? [j.block.data.buffer as ArrayBuffer] : j.kind === 'packed' ? [j.block.packed.data.buffer as ArrayBuffer] : []));
+    worker.postMessage({ kind: 'jobs', seq, jobs } satisfies ToWorker, moved);
+  }
+
+  private behind(): boolean {
+    return this.bytesInFlight > HIGH_WATER || this.jobsInFlight > HIGH_JOBS;
   }
 
   /** A promise to await before reading more when the workers are far behind, else null. */
   backlog(): Promise<void> | null {
     // Called between files and blocks: an idle worker gets what waits rather than wait for more.
     if (this.waitingFor.size < this.workers.length) this.flush();
-    if (this.bytesInFlight <= HIGH_WATER || this.ended) return null;
+    if (!this.behind() || this.ended) return null;
     this.flush();
     return new Promise((resolve) => (this.wakeProducer = resolve));
   }
@@ -208,9 +256,10 @@ export class SearchSession {
       this.waitingFor.delete(this.delivered);
       this.delivered++;
       this.bytesInFlight -= job.bytes;
-      job.onMatched.forEach((onMatched, k) => onMatched(next.lines[k]!, next.data[k]!));
+      this.jobsInFlight -= job.onAnswer.length;
+      job.onAnswer.forEach((onAnswer, k) => onAnswer(next.results[k]!));
     }
-    if (this.bytesInFlight <= LOW_WATER) this.wake();
+    if (this.bytesInFlight <= LOW_WATER && this.jobsInFlight <= LOW_JOBS) this.wake();
     if (this.waitingFor.size === 0) this.wakeFinish?.();
   }
 

@@ -58,6 +58,23 @@ describe('grep_jsonl reading live files', () => {
     await s.close();
   });
 
+  it('answers the same from stored blocks inflated by the workers as from blocks the store inflates, on a page and past it', async () => {
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [copyFixture('claude-code'), copyFixture('amplifier/normal')]);
+    // The same store without scanPackedEvidence (as a redacting wrapper is): blocks come inflated.
+    const inflating = new Proxy(s, { get: (t, key) => (key === 'scanPackedEvidence' ? undefined : Reflect.get(t, key, t)) });
+    expect(typeof s.scanPackedEvidence).toBe('function');
+    for (const window of [{ limit: 500, offset: 0 }, { limit: 3, offset: 0 }, { limit: 2, offset: 7 }]) {
+      const call = (store: SqliteStore) => runTool(grepJsonl, { pattern: '"type"', scope: 'all', read_from: 'evidence', max_bytes: 10_000_000, ...window }, { store }) as Promise<Result>;
+      const packed = await call(s);
+      const inflated = await call(inflating);
+      expect(packed.count).toBeGreaterThan(20);
+      expect(packed.entries.length).toBe(Math.min(window.limit, packed.count - window.offset));
+      expect(packed).toEqual(inflated);
+    }
+    await s.close();
+  });
+
   it('lists, without filters, the same files with the same owners as the session-by-session walk', async () => {
     const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
     await ingestPaths(s, [copyFixture('claude-code'), copyFixture('amplifier/normal')]);

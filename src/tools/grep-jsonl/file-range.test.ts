@@ -1,0 +1,78 @@
+// A live file split into ranges gives the same lines as one pass over it, whatever the split: a
+// line straddling a split belongs to the range it starts in, a line longer than a whole range is
+// read on past it, and a last line without a newline is found as the evidence has it.
+
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers.js';
+import { planUserSearch } from '../../core/safe-regex.js';
+import { blockSearch } from './block-search.js';
+import { searchRange, type RangeFound } from './file-range.js';
+
+/** Every matching line of the file as [line number, byte offset, length], reading it in ranges of `step` bytes. */
+function inRanges(fd: number, size: number, step: number, search: ReturnType<typeof blockSearch>): { lines: number; hits: number[][] } {
+  let first = 1;
+  const hits: number[][] = [];
+  for (let from = 0; from < size; from += step) {
+    const found: RangeFound = searchRange({ fd, from, to: Math.min(from + step, size), size }, search);
+    found.matched.forEach((k, j) => hits.push([first + k, found.starts[j]!, found.lengths[j]!]));
+    first += found.lineCount;
+  }
+  return { lines: first - 1, hits };
+}
+
+/** The same, from the text split on '\n' in one go. */
+function oneGo(text: Buffer, needle: string): { lines: number; hits: number[][] } {
+  const hits: number[][] = [];
+  let lines = 0;
+  for (let start = 0; start < text.length; lines++) {
+    const nl = text.indexOf(10, start);
+    const end = nl === -1 ? text.length : nl;
+    if (text.subarray(start, end).includes(needle)) hits.push([lines + 1, start, end - start]);
+    start = end + 1;
+  }
+  return { lines, hits };
+}
+
+describe('searchRange', () => {
+  const long = `{"text":"${'é'.repeat(300)}HIT in a long line${'x'.repeat(500)}"}`;
+  const lines = ['{"a":"HIT one"}', '{"b":"miss"}', long, '', '{"c":"HIT café"}', '{"d":"miss"}', '{"e":"HIT"}'];
+
+  for (const [name, text] of [
+    ['ending with a newline', `${lines.join('\n')}\n`],
+    ['whose last line has no newline', lines.join('\n')],
+  ] as const) {
+    it(`gives the lines of one pass for every split of a file ${name}`, async () => {
+      const path = join(tempDir('hs-range-'), 'f.jsonl');
+      const bytes = Buffer.from(text);
+      writeFileSync(path, bytes);
+      const fd = openSync(path, 'r');
+      try {
+        for (const pattern of ['HIT', 'HIT.*']) {
+          const search = blockSearch(await planUserSearch(pattern));
+          const expected = oneGo(bytes, 'HIT');
+          expect(expected.hits.length).toBe(4);
+          for (let step = 1; step <= bytes.length + 1; step++) {
+            expect(inRanges(fd, bytes.length, step, search), `pattern ${pattern}, ranges of ${step} bytes`).toEqual(expected);
+          }
+        }
+      } finally {
+        closeSync(fd);
+      }
+    });
+  }
+
+  it('reads no further than the size it was given (bytes appended since the check are not searched)', async () => {
+    const path = join(tempDir('hs-range-'), 'f.jsonl');
+    writeFileSync(path, '{"a":"HIT"}\n{"b":"HIT appended"}\n');
+    const fd = openSync(path, 'r');
+    try {
+      const found = searchRange({ fd, from: 0, to: 12, size: 12 }, blockSearch(await planUserSearch('HIT')));
+      expect(found.lineCount).toBe(1);
+      expect([...found.matched]).toEqual([0]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
