@@ -9,12 +9,14 @@ type Zlib = typeof import('node:zlib');
 let zlib: Zlib | undefined;
 const load = (): Zlib => (zlib ??= createRequire(import.meta.url)('node:zlib') as Zlib);
 
+type Options = import('node:zlib').BrotliOptions;
+
 /** A block's raw bytes, on this thread. */
-export function brotliDecompressSync(data: Buffer): Buffer {
-  return load().brotliDecompressSync(data);
+export function brotliDecompressSync(data: Buffer, options: Options = {}): Buffer {
+  return load().brotliDecompressSync(data, options);
 }
 
 /** A block's raw bytes, decompressed on libuv's thread pool. */
-export function brotliDecompress(data: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => load().brotliDecompress(data, (err, raw) => (err ? reject(err) : resolve(raw))));
+export function brotliDecompress(data: Buffer, options: Options = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => load().brotliDecompress(data, options, (err, raw) => (err ? reject(err) : resolve(raw))));
 }

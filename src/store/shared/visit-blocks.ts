@@ -5,12 +5,10 @@
 // a stream on the calling thread (~1 s of its CPU per 300 MB beside the thread pool's), while
 // brotliDecompressSync on a worker costs the inflation alone.
 
-import { promisify } from 'node:util';
-import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
+import { brotliDecompress, brotliDecompressSync } from './brotli.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import type { EvidenceBlockView, PackedEvidence, PackedEvidenceBlockView } from '../store.js';
 
-const decompress = promisify(brotliDecompress);
 /** Blocks decompressed ahead of the one being visited. */
 const SCAN_AHEAD = 4;
 
@@ -48,7 +46,7 @@ export async function visitBlocks(
   const fill = () => {
     while (pending.length < SCAN_AHEAD && next < rows.length) {
       const row = rows[next++]!;
-      pending.push(decompress(row.data, chunkFor(row.raw_bytes)));
+      pending.push(brotliDecompress(row.data, chunkFor(row.raw_bytes)));
     }
   };
   fill();
