@@ -126,7 +126,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     await store.close();
   });
 
-  it("finds a family's sessions within its timeline's statements (keys, file names, page), which reads as SQLite's", async () => {
+  /** The Claude Code fixtures on PostgreSQL and on SQLite, and a session of theirs that has sub-agents. */
+  async function bothWithFamily() {
     const store = await open();
     const lite = new SqliteStore(join(tempDir('hs-prep-'), 'h.db'));
     const corpus = join(FIXTURES, 'claude-code');
@@ -134,6 +135,11 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     await ingestPaths(lite, [corpus]);
     const all = (await lite.listSessions({ limit: 500, offset: 0 })).sessions;
     const parent = all.find((s) => all.some((c) => c.parentId === s.id))!;
+    return { store, lite, parent };
+  }
+
+  it("finds a family's sessions within its timeline's statements (keys, file names, page), which reads as SQLite's", async () => {
+    const { store, lite, parent } = await bothWithFamily();
     expect(parent).toBeDefined();
     const page = { offset: 0, limit: 1000, descendants: true };
     const fromLite = await lite.sessionTimeline(parent.id, page);
@@ -151,13 +157,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
   });
 
   it("reads a session's ledgers, its descendants' rows, ledger entries and evidence lines in one statement each (the entries' page aside), as SQLite reads them", async () => {
-    const store = await open();
-    const lite = new SqliteStore(join(tempDir('hs-prep-'), 'h.db'));
-    const corpus = join(FIXTURES, 'claude-code');
-    await ingestPaths(store, [corpus]);
-    await ingestPaths(lite, [corpus]);
-    const all = (await lite.listSessions({ limit: 500, offset: 0 })).sessions;
-    const parent = all.find((s) => all.some((c) => c.parentId === s.id))!;
+    const { store, lite, parent } = await bothWithFamily();
     const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const once = async <T>(read: () => Promise<T>, expected: T) => {
       let got: T | undefined;
