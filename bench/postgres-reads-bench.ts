@@ -8,7 +8,10 @@
 // statement started with none in flight (a lower bound: a step that starts while an unrelated
 // statement is still out is not counted), this build's and the other's.
 //
-// Standalone: node dist/bench/postgres-reads-bench.js SQLITE_DB POSTGRES_URL [--calls N] [--before DIST]
+// With --before-url URL the "before" side reads another store holding the same corpus (e.g. the same
+// data without planner statistics against with them; --before DIST may then be this build's dist/).
+//
+// Standalone: node dist/bench/postgres-reads-bench.js SQLITE_DB POSTGRES_URL [--calls N] [--before DIST] [--before-url URL]
 // (POSTGRES_URL with ?schema=…). Prints JSON figures: p50 of each build on PostgreSQL against SQLite.
 
 import { resolve } from 'node:path';
@@ -109,11 +112,15 @@ const round = (n: number) => +n.toFixed(2);
  *
  * @example console.log(await measurePostgresReads('/tmp/cc.db', 'postgres://…?schema=hs', { calls: 30 }));
  */
-export async function measurePostgresReads(sqliteDb: string, pgUrl: string, options: { calls?: number; before?: string } = {}): Promise<Figure[]> {
+export async function measurePostgresReads(
+  sqliteDb: string,
+  pgUrl: string,
+  options: { calls?: number; before?: string; beforeUrl?: string } = {},
+): Promise<Figure[]> {
   const n = options.calls ?? 25;
   const sides = [
     await thisBuild('sqlite', sqliteDb),
-    ...(options.before ? [await otherBuild('postgres_before', options.before, pgUrl)] : []),
+    ...(options.before ? [await otherBuild('postgres_before', options.before, options.beforeUrl ?? pgUrl)] : []),
     await thisBuild('postgres', pgUrl),
   ];
   const figures: Figure[] = [];
@@ -160,12 +167,12 @@ export async function measurePostgresReads(sqliteDb: string, pgUrl: string, opti
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: 'string' }, before: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: 'string' }, before: { type: 'string' }, 'before-url': { type: 'string' } } });
   const [db, url] = positionals;
   if (!db || !url) {
-    console.error('usage: node dist/bench/postgres-reads-bench.js SQLITE_DB POSTGRES_URL [--calls N] [--before DIST]');
+    console.error('usage: node dist/bench/postgres-reads-bench.js SQLITE_DB POSTGRES_URL [--calls N] [--before DIST] [--before-url URL]');
     process.exit(2);
   }
-  const figures = await measurePostgresReads(resolve(db), url, { calls: values.calls ? Number(values.calls) : undefined, before: values.before });
+  const figures = await measurePostgresReads(resolve(db), url, { calls: values.calls ? Number(values.calls) : undefined, before: values.before, beforeUrl: values['before-url'] });
   console.log(JSON.stringify(figures, null, 2));
 }

@@ -81,6 +81,35 @@ describe('resolveLedger (Claude Code session)', () => {
     );
   });
 
+  it("asks for the session's ledgers together with its row (one round trip on a server), and once", async () => {
+    // A view of the store that holds getSession's answer until sessionLedgers has been asked too.
+    const asked: string[] = [];
+    let release!: () => void;
+    const ledgersAsked = new Promise<void>((r) => (release = r));
+    const view = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name === 'getSession')
+          return async (id: string) => {
+            asked.push('getSession');
+            const row = await target.getSession(id);
+            await Promise.race([ledgersAsked, new Promise((r) => setTimeout(r, 200))]);
+            asked.push('row answered');
+            return row;
+          };
+        if (name === 'sessionLedgers')
+          return (id: string) => {
+            asked.push('sessionLedgers');
+            release();
+            return target.sessionLedgers(id);
+          };
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const sel = await resolveLedger(view, { session_id: CC_SESSION }, { defaultLedger: 'governance' });
+    expect(asked).toEqual(['getSession', 'sessionLedgers', 'row answered']);
+    expect(sel).toEqual(await resolveGov({ session_id: CC_SESSION }));
+  });
+
   it('is not a plane root for verify_ledger', async () => {
     expect(await code(resolvePlaneRoot(store, { session_id: CC_SESSION }))).toMatch(/^NO_PLANE_ROOT: .*claude-code session/);
   });

@@ -156,7 +156,14 @@ function selection(base: Omit<LedgerSelection, 'fileIds'>): LedgerSelection {
  * await store.ledgerEntries({ fileIds: sel.fileIds, sessionId: sel.entrySessionId ?? undefined, offset: 0, limit: 10 });
  */
 export async function resolveLedger(store: Store, args: LedgerAddressArgs, options: ResolveOptions): Promise<LedgerSelection> {
-  const session = args.session_id !== undefined ? await store.getSession(args.session_id) : null;
+  // The session's own ledgers are read together with its row (on a server, one round trip instead
+  // of two in turn): they need only the id. For a session whose format shares ledgers by root
+  // (Control Plane) the read is not used — one statement more, in parallel; a failure of it is
+  // left to the read it would have saved, which runs again.
+  const [session, early] =
+    args.session_id !== undefined
+      ? await Promise.all([store.getSession(args.session_id), store.sessionLedgers(args.session_id).catch(() => null)])
+      : [null, null];
   if (args.session_id !== undefined && !session) throw SessionNotFound(args.session_id);
 
   const profile = session ? await profileOf(session.format) : null;
@@ -164,7 +171,8 @@ export async function resolveLedger(store: Store, args: LedgerAddressArgs, optio
     if (args.root !== undefined && session.root && !sameRoot(args.root, session.root)) {
       throw InvalidArguments(`session ${session.id} was ingested from ${session.root}, not ${args.root}; pass one of them.`);
     }
-    const ledgers = await store.sessionLedgers(session.id);
+    // getSession matches the id exactly, so `early` is this session's (else read it again).
+    const ledgers = early && session.id === args.session_id ? early : await store.sessionLedgers(session.id);
     const names = ledgers.map((l) => l.ledger);
     const main = session.mainLedger && names.includes(session.mainLedger) ? session.mainLedger : names[0];
     const wanted = args.ledger ?? main;

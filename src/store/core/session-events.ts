@@ -7,6 +7,7 @@ import { compareTimeline } from '../../core/timeline-order.js';
 import type { StoredEvent } from '../../formats/importer.js';
 import { EVENT_COLUMNS, eventFromRaw, type FileName } from '../shared/event-row.js';
 import { RowList, type Sql } from './sql.js';
+import { intRowsWithText } from './packed-rows.js';
 
 /** Ledger and path of files by id, looked up once per file (not joined per event row: materialising a long path per event doubled the cost of summaries). */
 export async function fileNames(sql: Sql, ids: readonly unknown[]): Promise<Map<number, FileName>> {
@@ -101,23 +102,26 @@ export async function readTimelinePage(
   }
   const family = familyTable(descendants);
   const inFamily = sql.dialect.inSubquery('e.sid', 'SELECT sid FROM fam');
-  const rows = await sql.arrays(
-    `${family} SELECT e.sid, e.seq, e.ts_ms, e.ts_ns, e.ledger_rank, coalesce(e.tiebreak, e.entry_id, ''), e.file_id, e.line_number, e.part
-     FROM events e WHERE ${inFamily}`,
+  const rows = await intRowsWithText(
+    sql,
+    family,
+    ['e.sid', 'e.seq', 'e.ts_ms', 'e.ts_ns', 'e.ledger_rank', 'e.file_id', 'e.line_number', 'e.part'],
+    "coalesce(e.tiebreak, e.entry_id, '')",
+    `FROM events e WHERE ${inFamily}`,
     [id],
   );
   if (rows.length === 0) return { total: 0, events: [] };
-  const files = await fileNames(sql, rows.map((r) => r[6]));
+  const files = await fileNames(sql, rows.map((r) => r[5]));
   const keys: TimelineKey[] = rows.map((r) => ({
     sid: r[0] as number,
     seq: r[1] as number,
     tsMs: r[2] as number | null,
     tsNs: (r[3] as number | null) ?? 0,
     ledgerRank: r[4] as number,
-    tiebreak: r[5] as string,
-    file: files.get(r[6] as number)!.rel_path,
-    lineNumber: r[7] as number,
-    part: r[8] as number,
+    tiebreak: r[8] as string,
+    file: files.get(r[5] as number)!.rel_path,
+    lineNumber: r[6] as number,
+    part: r[7] as number,
   }));
   keys.sort(compareKeys);
   const page = keys.slice(offset, offset + limit);

@@ -87,6 +87,13 @@ export interface Dialect {
    * in `order` (an extra column may follow `columns`).
    */
   firstEventOfEachLine(columns: string, from: string, where: string, order: 'ASC' | 'DESC'): string;
+  /**
+   * Integer columns `ints` (NULL allowed) and a non-NULL text column last, as one text column per
+   * row, where the engine's driver pays for every field of every row (PostgreSQL: many-row key
+   * reads spent more time parsing fields than the server took); null where columns come over as
+   * they are (SQLite, in process). See packed-rows.ts.
+   */
+  packedRow(ints: readonly string[], text: string): string | null;
 }
 
 /** Columns of a RowList as positional JSON lookups over `json` (shared by both dialects). */

@@ -184,6 +184,35 @@ describe.skipIf(unavailable !== null)('PostgreSQL store', () => {
     await expect(PostgresStore.open(url)).rejects.toMatchObject({ code: 'STORE_SCHEMA_TOO_NEW' });
   });
 
+  it('analyses the tables a first ingest filled, so the planner has statistics (the server may run without autovacuum)', async () => {
+    const schema = fresh();
+    const store = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
+    const stats = () =>
+      admin(async (c) => {
+        const { rows } = await c.query<{ relname: string; reltuples: number; analysed: boolean }>(
+          `SELECT c.relname, c.reltuples, s.last_analyze IS NOT NULL AS analysed
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+           WHERE n.nspname = $1 AND c.relname IN ('events', 'sessions', 'files') ORDER BY c.relname`,
+          [schema],
+        );
+        return rows;
+      });
+    // A fresh schema has no statistics at all.
+    expect((await stats()).map((r) => r.reltuples)).toEqual([-1, -1, -1]);
+    await ingestPaths(store, [join(FIXTURES, 'control-plane', 'normal')]);
+    const counts = await admin(async (c) =>
+      (await c.query<{ n: number }>(`SELECT (SELECT count(*) FROM ${schema}.events)::int AS n UNION ALL SELECT (SELECT count(*) FROM ${schema}.files)::int UNION ALL SELECT (SELECT count(*) FROM ${schema}.sessions)::int`)).rows.map((r) => r.n),
+    );
+    expect(counts[2]).toBe(12);
+    // A small table is sampled whole: the statistics count exactly the rows there are.
+    expect(await stats()).toEqual([
+      { relname: 'events', reltuples: counts[0], analysed: true },
+      { relname: 'files', reltuples: counts[1], analysed: true },
+      { relname: 'sessions', reltuples: 12, analysed: true },
+    ]);
+    await store.close();
+  });
+
   it('ingests text holding NUL characters (which PostgreSQL text cannot hold) and keeps the raw line exact', async () => {
     const root = join(tempDir('hs-pg-nul-'), 'claude');
     const dir = join(root, 'projects', '-tmp-nul');

@@ -1,7 +1,8 @@
 // The PostgreSQL side of the ingest writer (core/ingest-writer.ts): the group is a transaction that
 // is replayed on a new connection when the server drops the old one (write-group.ts), ids are taken
 // from the sequences outside it (so a replay reuses them), and a batch's events go in as one
-// statement (column arrays unnested server-side) with their search tokens.
+// statement (column arrays unnested server-side) with their search tokens. At the end, the tables the
+// ingest changed a lot are analysed (analyze-changed.ts) before the ingest lock is released.
 
 import type pg from 'pg';
 import type { ParsedEvent } from '../../core/events.js';
@@ -10,6 +11,7 @@ import type { IngestWriter } from '../store.js';
 import { compactReasoning, compactTiebreak, compactUsageKey } from '../shared/event-row.js';
 import { SqlIngestWriter, type WriteGroup } from '../core/ingest-writer.js';
 import { first, type Sql } from '../core/sql.js';
+import { analyzeChangedTables } from './analyze-changed.js';
 import { guardClient, withRetry } from './connection.js';
 import { ftsTokens, tsvectorLiteral } from './fts-tokens.js';
 import { postgresSql } from './query.js';
@@ -51,7 +53,15 @@ export function postgresWriter(pool: pg.Pool, sql: Sql, releaseLock: () => Promi
     insertEvents,
     // The search tokens are a column of the events: they go with them.
     dropSearchRows: async () => {},
-    release: releaseLock,
+    release: async () => {
+      try {
+        // Unprepared and unretried (each ANALYZE names other tables; statistics are an optimisation:
+        // a failure here must not fail an ingest whose groups are committed).
+        await analyzeChangedTables(postgresSql(pool)).catch(() => {});
+      } finally {
+        await releaseLock();
+      }
+    },
   };
   return new SqlIngestWriter(group);
 }

@@ -32,6 +32,8 @@ export const pgDialect: Dialect = {
   blobLength: (expr) => `octet_length(${expr})`,
   firstEventOfEachLine: (columns, from, where, order) =>
     `SELECT DISTINCT ON (e.line_number) ${columns} FROM ${from} WHERE ${where} ORDER BY e.line_number ${order}, e.part, e.seq`,
+  // Integers print without commas, so the text after the last integer's comma is the text column whole.
+  packedRow: (ints, text) => `concat_ws(',', ${ints.map((e) => `coalesce((${e})::text, '')`).join(', ')}, ${text})`,
 };
 
 /** PostgreSQL text cannot hold NUL: it becomes U+FFFD (SQLite would keep it; such text is vanishingly rare in logs). */
