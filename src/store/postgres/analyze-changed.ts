@@ -26,7 +26,9 @@ const TABLES_TO_ANALYZE = `
 export async function analyzeChangedTables(sql: Sql): Promise<string[]> {
   const names = (await sql.all<{ name: string }>(TABLES_TO_ANALYZE)).map((r) => r.name);
   // One statement for all of them: ANALYZE samples a bounded number of rows per table, so this
-  // costs well under a second even for a large store.
-  if (names.length) await sql.run(`ANALYZE ${names.join(', ')}`);
+  // costs well under a second even for a large store. SKIP_LOCKED (PostgreSQL 12+): a table another
+  // session holds locked is left for the next ingest — statistics never make an ingest wait (a
+  // sync push held at its summaries by such a lock would otherwise wait here first).
+  if (names.length) await sql.run(`ANALYZE (SKIP_LOCKED) ${names.join(', ')}`);
   return names;
 }

@@ -213,6 +213,36 @@ describe.skipIf(unavailable !== null)('PostgreSQL store', () => {
     await store.close();
   });
 
+  it('never waits for statistics: a table another session holds locked is skipped by the closing ANALYZE', async () => {
+    const schema = fresh();
+    const store = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
+    // schema_version: never analysed and never written by an ingest, so only the ANALYZE would touch it.
+    const holder = new pg.Client({ connectionString: TEST_PG_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE ${schema}.schema_version IN ACCESS EXCLUSIVE MODE`);
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        ingestPaths(store, [join(FIXTURES, 'control-plane', 'normal')]).then((summary) => summary.files),
+        new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting after 30 s'), 30_000))),
+      ]);
+      clearTimeout(timer);
+      expect(outcome).toBeGreaterThan(0);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const analysed = await admin(async (c) =>
+      (await c.query<{ relname: string }>(
+        `SELECT s.relname FROM pg_stat_user_tables s WHERE s.schemaname = $1 AND s.last_analyze IS NOT NULL AND s.relname IN ('events', 'schema_version') ORDER BY 1`,
+        [schema],
+      )).rows.map((r) => r.relname),
+    );
+    expect(analysed).toEqual(['events']);
+    await store.close();
+  }, 60_000);
+
   it('ingests text holding NUL characters (which PostgreSQL text cannot hold) and keeps the raw line exact', async () => {
     const root = join(tempDir('hs-pg-nul-'), 'claude');
     const dir = join(root, 'projects', '-tmp-nul');
