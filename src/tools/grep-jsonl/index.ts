@@ -112,14 +112,7 @@ async function sessionLines(store: Store, sel: LedgerSelection, sessionId: strin
 function* wantedIn(block: Pick<EvidenceBlockView, 'lines'>, wanted: number[]): Generator<number> {
   const first = block.lines[0]!.lineNumber;
   const last = block.lines[block.lines.length - 1]!.lineNumber;
-  let lo = 0;
-  let hi = wanted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (wanted[mid]! < first) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < wanted.length && wanted[i]! <= last; i++) {
+  for (let i = lowerBound(wanted, first); i < wanted.length && wanted[i]! <= last; i++) {
     const k = wanted[i]! - first; // a block holds consecutive lines
     if (block.lines[k]?.lineNumber === wanted[i]) yield k;
   }
@@ -239,8 +232,8 @@ async function grep(
   }
 }
 
-/** Whether the sorted list holds `n`. */
-function sortedHas(sorted: number[], n: number): boolean {
+/** The first index of the ascending list whose value is at least `n` (its length when none is). */
+function lowerBound(sorted: readonly number[], n: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -248,7 +241,12 @@ function sortedHas(sorted: number[], n: number): boolean {
     if (sorted[mid]! < n) lo = mid + 1;
     else hi = mid;
   }
-  return sorted[lo] === n;
+  return lo;
+}
+
+/** Whether the ascending list holds `n`. */
+function sortedHas(sorted: readonly number[], n: number): boolean {
+  return sorted[lowerBound(sorted, n)] === n;
 }
 
 /** Hits read live whose bytes are not the stored evidence of the same line (the source changed behind a same size and mtime). */
