@@ -210,6 +210,15 @@ export interface Importer {
    * createParser's parser. Absent: the format has no usage pass (the pass gives way to an ingest).
    */
   usageLines?(file: SourceFile, options: ParserOptions): UsageLines | null;
+  /**
+   * For the usage pass, optional: `files` (one root's, discovery order) cut into session groups,
+   * one key per file. Files of one key hold every record of their sessions — events, facts, child
+   * sessions — so each group can be read and summarised on its own thread, and only its grouped
+   * calls travel (src/ingest/usage-pass-split.ts). A chain group stays within one key. The pass
+   * checks the claim (no session in two groups, no parent in another) and reads the root whole
+   * when it fails. null, or absent: the files' usage is put together whole.
+   */
+  usageGroups?(files: readonly SourceFile[]): string[] | null;
   /** What the tools need to know about the format beyond parsing (src/formats/profile.ts). */
   profile: FormatProfile;
 }

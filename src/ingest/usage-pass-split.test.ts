@@ -13,10 +13,13 @@ import { copyFixture, REPO, tempDir } from '../../test/helpers.js';
 import type { Importer, SourceFile } from '../formats/importer.js';
 import { loadImporter } from '../formats/registry.js';
 import { runImporter } from './harness.js';
-import { usagePass } from './usage-pass.js';
+import { LONG_CONTEXT_THRESHOLD } from '../usage/price-types.js';
+import { rootSummary, usagePass } from './usage-pass.js';
 import { readFileUsage, readUsageUnit } from './usage-pass-file.js';
+import { groupUsageCalls } from './usage-pass-groups.js';
 import { rootUsage } from './usage-pass-sessions.js';
 import { readingUnits, usageReader, useUsageWorkerUrl } from './usage-pass-split.js';
+import { unitSummary } from './usage-pass-unit.js';
 
 /** The worker bundled from the sources (a worker thread cannot load TypeScript). */
 function bundledWorker(): URL {
@@ -121,13 +124,13 @@ describe('the pass on two threads', () => {
     runtimeSessions(join(home, 'data'));
     const env = { HOME: home, XDG_DATA_HOME: join(home, 'data'), CLAUDE_CONFIG_DIR: config };
     useUsageWorkerUrl(null);
-    const one = await usagePass(env, home);
+    const one = await usagePass(LONG_CONTEXT_THRESHOLD, env, home);
     useUsageWorkerUrl(worker);
-    const two = await usagePass(env, home);
+    const two = await usagePass(LONG_CONTEXT_THRESHOLD, env, home);
     expect(one.ok && two.ok).toBe(true);
     if (!one.ok || !two.ok) return;
     expect(one.result.roots.map((r) => r.format).sort()).toEqual(['claude-code', 'hindsight']);
-    expect(two.result.calls.length).toBeGreaterThan(10);
+    expect(two.result.groups.length).toBeGreaterThan(3);
     expect(two.result).toEqual(one.result);
   });
 
@@ -136,12 +139,29 @@ describe('the pass on two threads', () => {
     const config = copyFixture('claude-code');
     const env = { HOME: home, XDG_DATA_HOME: join(home, 'data'), CLAUDE_CONFIG_DIR: config };
     useUsageWorkerUrl(null);
-    const one = await usagePass(env, home);
+    const one = await usagePass(LONG_CONTEXT_THRESHOLD, env, home);
     useUsageWorkerUrl(pathToFileURL(join(tempDir(), 'missing-worker.mjs')));
-    const broken = await usagePass(env, home);
+    const broken = await usagePass(LONG_CONTEXT_THRESHOLD, env, home);
     expect(broken).toEqual(one);
   });
 });
+
+/**
+ * A worker that claims every unit left, says how many in the file `mark`, and exits without
+ * posting any.
+ */
+function useDyingWorker(): { mark: string } {
+  const dir = tempDir('hs-worker-');
+  const dying = join(dir, 'dying-worker.mjs');
+  const mark = join(dir, 'claimed');
+  writeFileSync(
+    dying,
+    `import { writeFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n` +
+      `parentPort.on('message', (m) => { if (!('read' in m)) return; const k = Atomics.add(new Int32Array(m.claims), 0, 1e6); if (k < m.units.length) { writeFileSync(${JSON.stringify(mark)}, String(m.units.length - k)); process.exit(3); } });\n`,
+  );
+  useUsageWorkerUrl(pathToFileURL(dying));
+  return { mark };
+}
 
 /** `importer` with every file's reading held up by `ms` on this thread (the worker loads its own, untouched). */
 function slowHere(importer: Importer, ms: number): Importer {
@@ -203,16 +223,7 @@ describe('units shared between the threads', () => {
 
   it('a worker that dies holding units: they are read here', async () => {
     const { claude, files, alone } = await generated(22);
-    // Claims every unit left, says how many in a file, and exits without posting any.
-    const dir = tempDir('hs-worker-');
-    const dying = join(dir, 'dying-worker.mjs');
-    const mark = join(dir, 'claimed');
-    writeFileSync(
-      dying,
-      `import { writeFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n` +
-        `parentPort.on('message', (m) => { if (!('read' in m)) return; const k = Atomics.add(new Int32Array(m.claims), 0, 1e6); if (k < m.units.length) { writeFileSync(${JSON.stringify(mark)}, String(m.units.length - k)); process.exit(3); } });\n`,
-    );
-    useUsageWorkerUrl(pathToFileURL(dying));
+    const { mark } = useDyingWorker();
     const reader = usageReader();
     try {
       // Until the worker has started and claimed units (this side slowed down to let it).
@@ -224,5 +235,107 @@ describe('units shared between the threads', () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+describe('session groups summarised where they are read', () => {
+  let worker: URL;
+  beforeAll(() => {
+    worker = bundledWorker();
+  });
+  afterEach(() => useUsageWorkerUrl(undefined));
+
+  /** Rows in one order, whatever order they came in. */
+  const sorted = <T>(rows: T[]) => rows.map((r) => JSON.stringify(r)).sort();
+
+  it('Claude Code cuts a root by top-level session: each group\'s summary, put together, is the whole root\'s', async () => {
+    const config = join(tempDir('hs-gen-'), 'claude');
+    generateClaudeCode(config, { targetBytes: 4e6, seed: 23 });
+    const claude = await loadImporter('claude-code');
+    const files = await claude.discover(config);
+    const keys = claude.usageGroups!(files)!;
+    expect(new Set(keys).size).toBeGreaterThan(3);
+    expect(new Set(keys).size).toBeLessThan(files.length); // sub-agent files join their parent's group
+    const whole = rootUsage(claude, readUsageUnit(claude, files, files.map((_, i) => i)));
+    // Discovery order of the groups' first files: the order summarize gives them in.
+    const alone = readingUnits(files, keys)
+      .sort((a, b) => a[0]! - b[0]!)
+      .map((unit) => unitSummary(claude, files, unit, LONG_CONTEXT_THRESHOLD));
+    expect(sorted(alone.flatMap((u) => u.sessions))).toEqual(sorted(whole.sessions));
+    expect(sorted(alone.flatMap((u) => u.groups))).toEqual(sorted(groupUsageCalls(whole.calls, LONG_CONTEXT_THRESHOLD)));
+
+    // The worker summarises the groups it claims and posts those: the same summaries, in the same order.
+    useUsageWorkerUrl(worker);
+    const reader = usageReader();
+    try {
+      for (let i = 0; i < 100 && reader.shares.worker === 0; i++) expect(await reader.summarize(slowHere(claude, 20), files, keys, LONG_CONTEXT_THRESHOLD)).toEqual(alone);
+      expect(reader.shares.worker).toBeGreaterThan(0);
+      expect(await reader.summarize(claude, files, keys, LONG_CONTEXT_THRESHOLD)).toEqual(alone);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a worker that dies holding session groups: they are summarised here', async () => {
+    const config = join(tempDir('hs-gen-'), 'claude');
+    generateClaudeCode(config, { targetBytes: 4e6, seed: 25 });
+    const claude = await loadImporter('claude-code');
+    const files = await claude.discover(config);
+    const keys = claude.usageGroups!(files)!;
+    useUsageWorkerUrl(null);
+    const one = usageReader();
+    const alone = await one.summarize(claude, files, keys, LONG_CONTEXT_THRESHOLD);
+    one.close();
+    expect(alone.length).toBeGreaterThan(3);
+    const { mark } = useDyingWorker();
+    const reader = usageReader();
+    try {
+      for (let i = 0; i < 100 && !existsSync(mark); i++) expect(await reader.summarize(slowHere(claude, 20), files, keys, LONG_CONTEXT_THRESHOLD)).toEqual(alone);
+      expect(Number(readFileSync(mark, 'utf8'))).toBeGreaterThan(0);
+      expect(reader.shares.worker).toBe(0);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a cut that does not hold (a sub-agent apart from its parent) is noticed: the root is read whole', async () => {
+    const config = join(tempDir('hs-gen-'), 'claude');
+    generateClaudeCode(config, { targetBytes: 8e5, seed: 24 });
+    const claude = await loadImporter('claude-code');
+    const files = await claude.discover(config);
+    const fileByFile: Importer = { ...claude, usageGroups: (fs) => fs.map((f) => f.relPath) };
+    const uncut: Importer = { ...claude, usageGroups: undefined };
+    // Cut file by file, the parents would count their sub-agents' mirrored calls too.
+    const apart = readingUnits(files, fileByFile.usageGroups!(files)!).map((unit) => unitSummary(claude, files, unit, LONG_CONTEXT_THRESHOLD));
+    const whole = groupUsageCalls(rootUsage(claude, readUsageUnit(claude, files, files.map((_, i) => i))).calls, LONG_CONTEXT_THRESHOLD);
+    expect(sorted(apart.flatMap((u) => u.groups))).not.toEqual(sorted(whole));
+
+    useUsageWorkerUrl(null);
+    const reader = usageReader();
+    try {
+      const got = await rootSummary(fileByFile, files, reader, LONG_CONTEXT_THRESHOLD);
+      expect(got.ok).toBe(true);
+      if (!got.ok) return;
+      expect(sorted(got.groups)).toEqual(sorted(whole));
+      expect(got).toEqual(await rootSummary(uncut, files, reader, LONG_CONTEXT_THRESHOLD));
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('Claude Code does not cut a root holding a file whose session only its lines name (an older-layout agent file)', async () => {
+    const claude = await loadImporter('claude-code');
+    const file = (relPath: string, sessionId?: string, parentId?: string): SourceFile => ({
+      path: `/x/${relPath}`,
+      root: '/x',
+      relPath,
+      ledger: 'transcript',
+      ledgerRank: 0,
+      kind: 'jsonl',
+      ...(sessionId && { sessionId, facts: [{ id: sessionId, format: 'claude-code', ...(parentId && { parentId }) }] }),
+    });
+    const files = [file('p/a.jsonl', 'a'), file('p/a/subagents/agent-1.jsonl', 'a:1', 'a'), file('p/b.jsonl', 'b')];
+    expect(claude.usageGroups!(files)).toEqual(['a', 'a', 'b']);
+    expect(claude.usageGroups!([...files, file('p/agent-2.jsonl')])).toBeNull();
   });
 });

@@ -6,7 +6,10 @@
 // Exactness: the pass runs the format's own parser (usage-pass-file.ts) on the kept lines and its
 // own summariser on the sessions (usage-pass-sessions.ts), so keys, dedup, mirrors and sessions
 // follow the same rules as an ingest; the calls are then grouped as the store's usageCallGroups
-// groups them. The files are read on both cores (usage-pass-split.ts). Where the pass cannot be
+// groups them (usage-pass-groups.ts). The files are read on both cores (usage-pass-split.ts); where
+// the format cuts a root into session groups (Importer.usageGroups), each group is summarised on the
+// thread that read it, and the cut is checked: a session in two groups, or a parent in another
+// group than its child, and the root is put together whole instead. Where the pass cannot be
 // sure it would give the same numbers, it says so and the caller ingests instead:
 // a format without a usage pass, a call whose line has no usable timestamp (an ingest gives it the
 // time of the line before, which the pass did not read), or one session found under two roots
@@ -15,34 +18,35 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { LlmCall } from '../core/events.js';
 import type { Format } from '../core/model.js';
-import { keyToParts } from '../core/time.js';
-import type { Importer } from '../formats/importer.js';
+import type { Importer, SourceFile } from '../formats/importer.js';
 import { loadDefaultRootFinders, loadImporter } from '../formats/registry.js';
 import type { UsageCallGroupRow, UsageSessionRow } from '../store/store.js';
+import { groupUsageCalls } from './usage-pass-groups.js';
 import { usageReader, type UsageReader } from './usage-pass-split.js';
 import { rootUsage } from './usage-pass-sessions.js';
+import type { UnitSummary } from './usage-pass-unit.js';
 
 export interface UsagePassResult {
   /** Every session found, as the store's sessions table would list it. */
   sessions: UsageSessionRow[];
-  /** Each session's chosen calls, one row per call. */
-  calls: { sessionId: string; call: LlmCall }[];
+  /** The sessions' chosen calls grouped as Store.usageCallGroups(threshold) groups them. */
+  groups: UsageCallGroupRow[];
   roots: { path: string; format: Format }[];
   files: number;
 }
 
 export type UsagePassOutcome = { ok: true; result: UsagePassResult } | { ok: false; reason: string };
 
-const DAY_MS = 86_400_000;
+type RootOutcome = { ok: true; sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] } | { ok: false; reason: string };
 
 /**
- * Run the usage pass over every format's default locations.
+ * Run the usage pass over every format's default locations, calls grouped with the long-context
+ * `threshold` (the one usage reports ask the store's groups for: LONG_CONTEXT_THRESHOLD).
  *
- * @example const out = await usagePass(process.env); if (out.ok) groupUsageCalls(out.result.calls, 200_000)
+ * @example const out = await usagePass(LONG_CONTEXT_THRESHOLD, process.env); if (out.ok) out.result.groups
  */
-export async function usagePass(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): Promise<UsagePassOutcome> {
+export async function usagePass(threshold: number, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): Promise<UsagePassOutcome> {
   // The worker starts first: it loads while the formats are looked up and the files found.
   const reader = usageReader();
   try {
@@ -60,15 +64,15 @@ export async function usagePass(env: NodeJS.ProcessEnv = process.env, home: stri
       if (!importer.usageLines) return { ok: false, reason: `${importer.format} has no usage pass` };
       found.push({ importer, roots });
     }
-    return await readRoots(found, reader);
+    return await readRoots(found, reader, threshold);
   } finally {
     reader.close();
   }
 }
 
-async function readRoots(found: { importer: Importer; roots: string[] }[], reader: UsageReader): Promise<UsagePassOutcome> {
+async function readRoots(found: { importer: Importer; roots: string[] }[], reader: UsageReader, threshold: number): Promise<UsagePassOutcome> {
   const sessions = new Map<string, UsageSessionRow>();
-  const calls: { sessionId: string; call: LlmCall }[] = [];
+  const groups: UsageCallGroupRow[] = [];
   const roots: { path: string; format: Format }[] = [];
   let files = 0;
   for (const { importer, roots: paths } of found) {
@@ -82,54 +86,67 @@ async function readRoots(found: { importer: Importer; roots: string[] }[], reade
       const sources = await importer.discover(real);
       const database = sources.find((f) => f.rows);
       if (database) return { ok: false, reason: `${database.relPath}: database rows are read by the ingest only` };
-      const read = await reader.read(importer, sources);
-      const untimed = read.find((u) => u.untimed !== null);
-      if (untimed) return { ok: false, reason: `${untimed.untimed}: a call without a usable timestamp` };
+      const got = await rootSummary(importer, sources, reader, threshold);
+      if (!got.ok) return got;
       files += sources.length;
       roots.push({ path: real, format: importer.format });
-      const got = rootUsage(importer, read);
       for (const s of got.sessions) {
         if (sessions.has(s.id)) return { ok: false, reason: `session ${s.id} is under two roots` };
         sessions.set(s.id, s);
       }
-      calls.push(...got.calls);
+      groups.push(...got.groups);
     }
   }
-  return { ok: true, result: { sessions: [...sessions.values()], calls, roots, files } };
+  return { ok: true, result: { sessions: [...sessions.values()], groups, roots, files } };
+}
+
+const untimedReason = (where: string) => `${where}: a call without a usable timestamp`;
+
+/**
+ * One root's sessions and calls grouped with `threshold`: group by group where the format cuts
+ * the root, else whole.
+ *
+ * @example const got = await rootSummary(claudeCode, await claudeCode.discover(root), reader, 200_000)
+ */
+export async function rootSummary(importer: Importer, files: readonly SourceFile[], reader: UsageReader, threshold: number): Promise<RootOutcome> {
+  const keys = importer.usageGroups?.(files) ?? null;
+  if (keys && chainsWithinGroups(files, keys)) {
+    const units = await reader.summarize(importer, files, keys, threshold);
+    const untimed = units.find((u) => u.untimed !== null);
+    if (untimed) return { ok: false, reason: untimedReason(untimed.untimed!) };
+    if (selfContained(units)) return { ok: true, sessions: units.flatMap((u) => u.sessions), groups: units.flatMap((u) => u.groups) };
+    // The cut did not hold (a session's records in two groups): read whole, below.
+  }
+  const read = await reader.read(importer, files);
+  const untimed = read.find((u) => u.untimed !== null);
+  if (untimed) return { ok: false, reason: untimedReason(untimed.untimed!) };
+  const got = rootUsage(importer, read);
+  return { ok: true, sessions: got.sessions, groups: groupUsageCalls(got.calls, threshold) };
+}
+
+/** Every chain group's files under one session group key (its parser state passes from file to file). */
+function chainsWithinGroups(files: readonly SourceFile[], keys: readonly string[]): boolean {
+  const keyOfChain = new Map<string, string>();
+  return files.every((f, i) => {
+    if (!f.chainGroup) return true;
+    const known = keyOfChain.get(f.chainGroup);
+    keyOfChain.set(f.chainGroup, keys[i]!);
+    return known === undefined || known === keys[i];
+  });
 }
 
 /**
- * The calls grouped as Store.usageCallGroups groups the usage_calls table (store/core/usage-calls.ts):
- * per session, UTC day, model, long-context side and recorded-cost presence.
+ * Whether each group's summary is what the whole root's would give its sessions: no session is
+ * named in two groups (its events and facts would be split) and no parent is in another group than
+ * its child (the parent would not learn which calls the child records first-hand).
  */
-export function groupUsageCalls(calls: readonly { sessionId: string; call: LlmCall }[], threshold: number): UsageCallGroupRow[] {
-  const groups = new Map<string, UsageCallGroupRow>();
-  for (const { sessionId, call: c } of calls) {
-    const ms = c.tsKey === null ? null : keyToParts(c.tsKey)[0];
-    // Integer division truncating toward zero, as both engines' SQL does.
-    const day = ms === null ? null : Math.trunc(ms / DAY_MS);
-    const long = c.input + c.cacheWrite + c.cacheRead > threshold;
-    const hasCost = c.costUsd !== null;
-    // Unambiguous without JSON: the id's length bounds it, the day and flags have fixed shapes, and
-    // a model is tagged apart from none.
-    const key = `${sessionId.length}:${sessionId}${day}|${long ? 1 : 0}${hasCost ? 1 : 0}${c.model === null ? '-' : `=${c.model}`}`;
-    let g = groups.get(key);
-    if (!g) {
-      g = { sessionId, model: c.model, long, calls: 0, firstMs: null, lastMs: null, input: 0, output: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, reasoning: 0, recordedUsd: hasCost ? 0 : null };
-      groups.set(key, g);
+function selfContained(units: readonly UnitSummary[]): boolean {
+  const unitOf = new Map<string, number>();
+  for (const [k, u] of units.entries()) {
+    for (const s of u.sessions) {
+      if (unitOf.has(s.id)) return false;
+      unitOf.set(s.id, k);
     }
-    g.calls++;
-    if (ms !== null) {
-      if (g.firstMs === null || ms < g.firstMs) g.firstMs = ms;
-      if (g.lastMs === null || ms > g.lastMs) g.lastMs = ms;
-    }
-    g.input += c.input;
-    g.output += c.output;
-    g.cacheWrite += c.cacheWrite;
-    g.cacheWrite1h += c.cacheWrite1h;
-    g.cacheRead += c.cacheRead;
-    g.reasoning += c.reasoning ?? 0;
-    if (hasCost) g.recordedUsd = g.recordedUsd! + c.costUsd!;
   }
-  return [...groups.values()];
+  return units.every((u, k) => u.sessions.every((s) => s.parentId === null || (unitOf.get(s.parentId) ?? k) === k));
 }

@@ -8,6 +8,7 @@ import { createClaudeCodeParser } from './parser.js';
 import { defaultClaudeRoots, detectClaudeCode } from './roots.js';
 import { claudeProfile } from './profile.js';
 import { claudeCodeUsageCalls, summarizeClaudeCode } from './summarize.js';
+import { usageGroups } from './usage-groups.js';
 import { usageLines } from './usage-lines.js';
 
 /**
@@ -27,5 +28,6 @@ export const claudeCode = defineImporter({
   // A sub-agent's file (`<session>/subagents/agent-<id>.jsonl`) is also its parent's `agent-<id>` ledger.
   nestedChildLedgers: true,
   usageLines,
+  usageGroups,
   profile: claudeProfile,
 });

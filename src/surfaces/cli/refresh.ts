@@ -130,13 +130,10 @@ export async function runWithRefresh(p: PreparedCommand, ctx: RefreshContext): P
   }
   let passDeclined: string | undefined;
   if (first && passAnswers(p, (await import('../../usage/time-zone.js')).isOffsetFree)) {
-    const [{ usagePass, groupUsageCalls }, { LONG_CONTEXT_THRESHOLD }] = await Promise.all([
-      import('../../ingest/usage-pass.js'),
-      import('../../usage/pricing.js'),
-    ]);
-    const pass = await usagePass(ctx.env, home);
+    const [{ usagePass }, { LONG_CONTEXT_THRESHOLD }] = await Promise.all([import('../../ingest/usage-pass.js'), import('../../usage/pricing.js')]);
+    const pass = await usagePass(LONG_CONTEXT_THRESHOLD, ctx.env, home);
     if (pass.ok) {
-      const res = await runPrepared(p, passStore(pass.result.sessions, groupUsageCalls(pass.result.calls, LONG_CONTEXT_THRESHOLD)), ctx.paint, ctx.argv);
+      const res = await runPrepared(p, passStore(pass.result.sessions, pass.result.groups), ctx.paint, ctx.argv);
       ctx.print(res);
       if (ctx.err.isTTY) ctx.err.write('hindsight: keeping these sessions in the store for the next reports (safe to interrupt: the next report continues)\n');
       const store = await openStore({ env: ctx.env });
