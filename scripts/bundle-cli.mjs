@@ -29,6 +29,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
+import { bundleSqliteDriver } from './bundle-sqlite-driver.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPILED = join(ROOT, 'dist', 'src');
@@ -187,6 +188,8 @@ export async function bundleCli() {
       manualChunks: reportChunks(),
       experimentalMinChunkSize: MIN_CHUNK_BYTES,
     });
+    // better-sqlite3's JavaScript as one file beside the chunks (bundle-sqlite-driver.mjs says why).
+    bundleSqliteDriver(BUNDLE_DIR);
   } finally {
     await bundle.close();
   }

@@ -51,4 +51,10 @@ describe('build-if-stale', () => {
     write(oldBundle, 'dist/bundle/surfaces/cli/main.js', 1500);
     expect(staleReason(oldBundle)).toBe('the CLI bundle is older than the compiled CLI');
   });
+
+  it('rebuilds when a script that makes the bundle changed since (the one-file SQLite driver too)', () => {
+    const root = builtTree();
+    write(root, 'scripts/bundle-sqlite-driver.mjs', 5000);
+    expect(staleReason(root)).toBe('scripts/bundle-sqlite-driver.mjs changed since the last bundle');
+  });
 });

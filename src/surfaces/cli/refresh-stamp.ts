@@ -12,10 +12,13 @@
 // - every folder has its mtime (an entry added, removed or renamed changes its folder's mtime),
 //   every file its size and mtime (the test the ingest itself makes: ingest-file.ts).
 // Any doubt (no stamp, an unreadable one, a root too large to stamp) means a refresh, as before.
+// The stats go through stamp-stat.ts (the fs binding's numbers when they equal statSync's): the
+// snapshot and the check read mtimes the same way.
 
-import { readdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageVersion } from '../../core/package-info.js';
+import { stampStat } from './stamp-stat.js';
 
 /** Roots holding more entries than this are not stamped: the stats would cost what they save. */
 const MAX_ENTRIES = 20_000;
@@ -60,8 +63,6 @@ export async function defaultRootsNow(env: NodeJS.ProcessEnv, home: string): Pro
   return roots;
 }
 
-const stat = (path: string): Stats | undefined => statSync(path, { throwIfNoEntry: false });
-
 /**
  * Every folder and file below `roots` with its mtime and size (symbolic links followed, each real
  * folder once); null when there are too many to be worth it.
@@ -69,12 +70,13 @@ const stat = (path: string): Stats | undefined => statSync(path, { throwIfNoEntr
 export function takeSnapshot(roots: readonly DefaultRoot[]): Snapshot | null {
   const dirs: [string, number][] = [];
   const files: [string, number, number][] = [];
+  const stat = stampStat();
   const seen = new Set<string>();
   const pending = roots.map((r) => r.path);
   while (pending.length > 0) {
     const dir = pending.pop()!;
     const s = stat(dir);
-    if (!s?.isDirectory()) continue;
+    if (!s?.isDirectory) continue;
     const id = `${s.dev}:${s.ino}`;
     if (seen.has(id)) continue;
     seen.add(id);
@@ -88,8 +90,8 @@ export function takeSnapshot(roots: readonly DefaultRoot[]): Snapshot | null {
     for (const name of names) {
       const path = join(dir, name);
       const entry = stat(path);
-      if (entry?.isDirectory()) pending.push(path);
-      else if (entry?.isFile()) files.push([path, entry.size, entry.mtimeMs]);
+      if (entry?.isDirectory) pending.push(path);
+      else if (entry?.isFile) files.push([path, entry.size, entry.mtimeMs]);
       if (dirs.length + files.length > MAX_ENTRIES) return null;
     }
   }
@@ -97,7 +99,7 @@ export function takeSnapshot(roots: readonly DefaultRoot[]): Snapshot | null {
 }
 
 function storeIdentity(dbPath: string): Stamp['store'] | null {
-  const s = stat(dbPath);
+  const s = statSync(dbPath, { throwIfNoEntry: false });
   return s ? { ino: s.ino, birthtimeMs: s.birthtimeMs } : null;
 }
 
@@ -132,6 +134,7 @@ export function stampHolds(dbPath: string, roots: readonly DefaultRoot[]): boole
   const store = storeIdentity(dbPath);
   if (!store || store.ino !== stamp.store.ino || store.birthtimeMs !== stamp.store.birthtimeMs) return false;
   if (JSON.stringify(stamp.roots) !== JSON.stringify(roots)) return false;
+  const stat = stampStat();
   for (const [path, mtimeMs] of stamp.dirs) {
     if (stat(path)?.mtimeMs !== mtimeMs) return false;
   }
