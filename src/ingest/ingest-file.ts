@@ -37,7 +37,18 @@ export type ChainLink = { fromQueue: true } | { fromQueue: false; state: unknown
 
 export type FilePlan =
   | { kind: 'skip'; outcome: FileOutcome }
-  | { kind: 'document'; record: FileRecord; source: SourceFile; importer: Importer; stat: SourceStat; bytes: Buffer; contentHash: string; outcome: FileOutcome }
+  | {
+      kind: 'document';
+      record: FileRecord;
+      source: SourceFile;
+      importer: Importer;
+      stat: SourceStat;
+      bytes: Buffer;
+      contentHash: string;
+      outcome: FileOutcome;
+      /** Set by prepareDocument: the document parsed, its evidence compressing. */
+      prepared?: Promise<ParsedDocument>;
+    }
   | { kind: 'parse'; record: FileRecord; source: SourceFile; stat: SourceStat; job: ParseJob; clearFromLine?: number; first: { defects: Defect[]; facts: SessionFacts[] }; outcome: FileOutcome };
 
 /** What planning needs of a source's stat: a file's, or a database row source's (sqlite-rows.ts). */
@@ -256,16 +267,28 @@ function asDuplicate(source: SourceFile): SourceFile {
   return { ...source, evidenceOnly: true, sessionId: undefined, facts: [] };
 }
 
-/** Carry out a plan: commit the document, or every chunk the queue parses for the job. */
-export async function runPlan(
-  writer: IngestWriter,
-  plan: FilePlan,
-  queue: ChunkQueue,
-  onBytes?: (n: number) => void,
-): Promise<FileOutcome> {
-  if (plan.kind === 'skip') return plan.outcome;
-  const { outcome, source } = plan;
-  if (plan.kind === 'document') {
+/** A document parsed, with its evidence blocks compressed. */
+interface ParsedDocument {
+  blocks: EvidenceBlock[];
+  events: ParsedEvent[];
+  defects: Defect[];
+  facts: SessionFacts[];
+  parserState: unknown;
+}
+
+/**
+ * Parse a document plan now and start compressing its evidence on the thread pool, so that the
+ * compression runs while the file before it is written: runPlan used to parse the document and
+ * then await its compression with this thread idle (Gemini's JSON chats, Amplifier's
+ * metadata.json). Parsing depends on the document's bytes alone; an error is kept for runPlan,
+ * so it surfaces with this file, not with the one being written when it was prepared. A second
+ * call does nothing.
+ */
+export function prepareDocument(plan: Extract<FilePlan, { kind: 'document' }>): void {
+  if (plan.prepared) return;
+  let prepared: Promise<ParsedDocument>;
+  try {
+    const { source } = plan;
     const evidence = new EvidenceBuilder();
     const events: ParsedEvent[] = [];
     const defects: Defect[] = [];
@@ -277,13 +300,34 @@ export async function runPlan(
       defect: (d) => defects.push(d),
       facts: (f) => facts.push(f),
     }, plan.bytes);
-    await commit(writer, plan.record.id, source, outcome, await evidence.take(), events, defects, facts, source.facts ?? [], {
+    const parserState = parser?.snapshot();
+    prepared = evidence.take().then((blocks) => ({ blocks, events, defects, facts, parserState }));
+  } catch (err) {
+    prepared = Promise.reject(err);
+  }
+  prepared.catch(() => undefined); // awaited by runPlan; not an unhandled rejection meanwhile
+  plan.prepared = prepared;
+}
+
+/** Carry out a plan: commit the document, or every chunk the queue parses for the job. */
+export async function runPlan(
+  writer: IngestWriter,
+  plan: FilePlan,
+  queue: ChunkQueue,
+  onBytes?: (n: number) => void,
+): Promise<FileOutcome> {
+  if (plan.kind === 'skip') return plan.outcome;
+  const { outcome, source } = plan;
+  if (plan.kind === 'document') {
+    prepareDocument(plan);
+    const doc = await plan.prepared!;
+    await commit(writer, plan.record.id, source, outcome, doc.blocks, doc.events, doc.defects, doc.facts, source.facts ?? [], {
       size: plan.stat.size,
       mtimeMs: plan.stat.mtimeMs,
       offset: plan.bytes.length,
       nextLine: 0,
       lastTsKey: null,
-      parserState: parser?.snapshot(),
+      parserState: doc.parserState,
       contentHash: plan.contentHash,
     });
     outcome.bytes = plan.bytes.length;

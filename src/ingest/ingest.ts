@@ -9,7 +9,7 @@ import type { Defect, Format } from '../core/model.js';
 import type { Importer, SourceFile } from '../formats/importer.js';
 import { detectFormat, importerFor, loadImporter, loadImporters } from '../formats/registry.js';
 import type { FileRecord, Store } from '../store/store.js';
-import { planFile, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
+import { planFile, prepareDocument, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
 import { findRootsBelow } from './find-roots.js';
 import { ParseQueue } from './parse-queue.js';
 import { parseWorkerUrl, ParseWorkers, type ChunkQueue } from './parse-workers.js';
@@ -223,6 +223,12 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
           planned.push({ plan, path: file.path });
         }
         const { plan, path } = planned.shift()!;
+        // The next document is parsed now and compresses while this file is written (one ahead:
+        // a parsed document is held in memory until it is written); this one first, so documents
+        // are still parsed in file order.
+        if (plan.kind === 'document') prepareDocument(plan);
+        const following = planned[0]?.plan;
+        if (following?.kind === 'document') prepareDocument(following);
         options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
         const outcome = await runPlan(writer, plan, queue, (n) => {
           bytesDone += n;
