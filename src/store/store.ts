@@ -590,6 +590,14 @@ export interface Store {
    * unchanged (src/analysis/version-cache.ts). null, or no method: nothing may be kept.
    */
   dataVersion?(): Promise<string | null>;
+  /**
+   * Optional: a token that differs whenever anything a view of one session is made from may have
+   * changed: the rows (as getSession reads them) of the session with exactly this id, of its parent
+   * and of every descendant, and the state (size, offset, lines, mtime, generation, superseded,
+   * path) of every file that may hold its evidence (sessionLedgers' candidates); in one read, so a
+   * kept answer costs one round trip on a server. null: no session has this id (a prefix, or gone).
+   */
+  sessionDataVersion?(id: string): Promise<string | null>;
   /** The team tokens kept in this store (its file or its schema). */
   tokens(): TokenTable;
   /** What sync remembers beside this store (sync-state.ts reads and writes it). */

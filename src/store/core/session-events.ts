@@ -34,7 +34,7 @@ async function eventsWhere(sql: Sql, where: string, param: unknown, sessionId: s
 }
 
 /** Pages larger than this read whole sessions instead of the page's rows. */
-const BULK_PAGE = 256;
+export const BULK_PAGE = 256;
 
 interface TimelineKey {
   sid: number;
@@ -74,7 +74,7 @@ function compareKeys(a: TimelineKey, b: TimelineKey): number {
  * the session, and with `descendants` its sub-agents and theirs (the tree carries each sid, so
  * no join back to sessions is needed).
  */
-function familyTable(descendants: boolean): string {
+export function familyTable(descendants: boolean): string {
   return descendants
     ? `WITH RECURSIVE tree(id, sid) AS (SELECT id, sid FROM sessions WHERE parent_id = $1
          UNION SELECT s.id, s.sid FROM sessions s JOIN tree t ON s.parent_id = t.id),

@@ -45,7 +45,7 @@ import { readTimelinePage } from './session-events.js';
 import { first, type Sql } from './sql.js';
 import { readUsageCallGroups, readUsageCallRows } from './usage-calls.js';
 
-const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
+export const SESSION_SELECT = `SELECT s.*, r.path AS root_path,
   (SELECT count(*) FROM sessions c WHERE c.parent_id = s.id) AS child_count,
   (SELECT count(*) FROM (SELECT DISTINCT d.root_id, d.rel_path, d.line FROM defects d
     WHERE d.session_id = s.id AND d.severity = 'error' AND d.line IS NOT NULL) x) AS bad_lines,
@@ -91,12 +91,33 @@ export abstract class SqlStore implements Store {
     }
     const clause = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
     const filters = [...params];
-    // The count and the page at once: on a server, two connections instead of two round trips in a row.
-    const [counted, rows] = await Promise.all([
-      first<{ n: number }>(this.sql, `SELECT count(*) AS n FROM sessions s ${clause}`, filters),
-      this.sql.all<SessionRowDb>(`${SESSION_SELECT} ${clause} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`, params),
-    ]);
-    return { total: counted!.n, sessions: rows.map(sessionFromRow) };
+    // The page's sessions are chosen on the index of start times (sessions_started: newest first,
+    // then those without a start by id), each half stopping at the page's end, and only then read
+    // whole with their counts. Sorting every matching row instead read all of the wide rows (and
+    // on PostgreSQL counted each one's rewrites) to keep twenty.
+    const and = clause ? `${clause} AND` : 'WHERE';
+    const end = p(Math.min(q.limit + q.offset, Number.MAX_SAFE_INTEGER));
+    const keys = `SELECT * FROM (SELECT s.sid, 0 AS unstarted, s.started_at, s.id FROM sessions s ${and} s.started_at IS NOT NULL
+        ORDER BY s.started_at DESC, s.id LIMIT ${end}) a
+      UNION ALL SELECT * FROM (SELECT s.sid, 1 AS unstarted, s.started_at, s.id FROM sessions s ${and} s.started_at IS NULL ORDER BY s.id LIMIT ${end}) b
+      ORDER BY 2, 3 DESC, 4 LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`;
+    const page = `${SESSION_SELECT} JOIN (${keys}) k ON k.sid = s.sid`;
+    const counting = `SELECT count(*) AS n FROM sessions s ${clause}`;
+    if (!this.sql.dialect.roundTrips) {
+      const [counted, rows] = await Promise.all([
+        first<{ n: number }>(this.sql, counting, filters),
+        this.sql.all<SessionRowDb>(`${page} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id`, params),
+      ]);
+      return { total: counted!.n, sessions: rows.map(sessionFromRow) };
+    }
+    // On a server, the count beside the page in one statement (one round trip on one connection):
+    // one row holding only the count when the page is empty.
+    const rows = await this.sql.all<SessionRowDb & { listed_total: number }>(
+      `SELECT c.n AS listed_total, x.* FROM (${counting}) c LEFT JOIN (${page}) x ON 1 = 1
+       ORDER BY x.started_at IS NULL, x.started_at DESC, x.id`,
+      params,
+    );
+    return { total: rows[0]!.listed_total, sessions: rows.filter((r) => r.id !== null).map(sessionFromRow) };
   }
 
   async getSession(id: string): Promise<SessionRow | null> {
@@ -118,9 +139,11 @@ export abstract class SqlStore implements Store {
     // The session's own files, its descendants' where those are its ledgers too, files holding its
     // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts). One statement
     // (on a server, one round trip): every file one of these rules admits, with the rule that
-    // admits it and the session's format, whose traits then choose among them.
+    // admits it and the session's format, whose traits then choose among them. Each rule is an
+    // index lookup (inSubquery: on PostgreSQL, `IN (subquery)` made their OR a scan of every file).
+    const d = this.sql.dialect;
     const rows = await this.sql.all<LedgerFileRow & { format: string; own: unknown; nested: unknown; shared: unknown }>(
-      `WITH RECURSIVE tree(id) AS (SELECT ${this.sql.dialect.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id),
+      `WITH RECURSIVE tree(id) AS (SELECT ${d.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id),
        me AS (SELECT sid, root_id, format FROM sessions WHERE id = $1),
        held AS (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = (SELECT sid FROM me))
        SELECT ${this.ledgerFileColumns}, me.format,
@@ -128,8 +151,8 @@ export abstract class SqlStore implements Store {
          (f.session_id IN (SELECT id FROM tree)) AS nested,
          (f.session_id IS NULL AND f.root_id = me.root_id) AS shared
        FROM me, files f
-       WHERE f.session_id = $1 OR f.session_id IN (SELECT id FROM tree) OR (f.session_id IS NULL AND f.root_id = me.root_id)
-          OR f.id IN (SELECT file_id FROM held)
+       WHERE f.session_id = $1 OR ${d.inSubquery('f.session_id', 'SELECT id FROM tree')} OR (f.session_id IS NULL AND f.root_id = me.root_id)
+          OR ${d.inSubquery('f.id', 'SELECT file_id FROM held')}
        ${LEDGER_ORDER}`,
       [id],
     );

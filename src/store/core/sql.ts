@@ -56,6 +56,11 @@ export interface Dialect {
   readonly booleanType: string;
   /** The files column holding the byte offset after the last complete line. */
   readonly offsetColumn: string;
+  /**
+   * Whether each statement is a round trip to a server (PostgreSQL): reads then fold what they can
+   * into one statement. In process (SQLite) two plain statements can be cheaper than their join.
+   */
+  readonly roundTrips: boolean;
   /** `expr` is one of the values of the array parameter `param`. */
   inArray(expr: string, param: string, type: 'int' | 'text'): string;
   /**

@@ -3,18 +3,22 @@
 // sentence. Its reads are core/sql-store.ts through the pool, each statement retried on transient failures.
 
 import type pg from 'pg';
-import type { IngestWriter, MessageHit, SearchFilters, SessionRow, SyncStateSlot, TokenTable } from '../store.js';
+import type { StoredEvent } from '../../core/events.js';
+import type { IngestWriter, LedgerEntryQuery, LedgerEntryRow, MessageHit, SearchFilters, SessionRow, SyncStateSlot, TokenTable } from '../store.js';
 import { SqlStore } from '../core/sql-store.js';
 import { tokenTable } from '../core/tokens.js';
 import type { Sql } from '../core/sql.js';
 import { createPool, guardClient, openFailureReason, parseTarget, PostgresOpenFailed, withRetry, type PostgresTarget } from './connection.js';
 import { acquirePgIngestLock } from './ingest-lock.js';
 import { batchedLookup } from './lookup-batch.js';
+import { readOneFileEntries } from './ledger-page.js';
 import { migrate } from './migrations.js';
 import { postgresWriter } from './postgres-writer.js';
 import { retryingSql } from './query.js';
 import { searchMessages } from './search.js';
+import { readSessionDataVersion } from './session-data-version.js';
 import { syncStateTable } from './sync-state-table.js';
+import { readTimelinePageOnServer } from './timeline-page.js';
 
 export interface PostgresStoreOptions {
   /** The schema to keep the tables in (else the URL's `?schema=`, else `public`). */
@@ -70,6 +74,21 @@ export class PostgresStore extends SqlStore {
 
   async getSession(id: string): Promise<SessionRow | null> {
     return this.sessionRow(id);
+  }
+
+  async sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }> {
+    // A page cut on the server where its order is sure to be the client's (timeline-page.ts).
+    return (await readTimelinePageOnServer(this.sql, id, options.descendants, options.offset, options.limit)) ?? super.sessionTimeline(id, options);
+  }
+
+  async ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
+    // One file: its count and page in one statement (ledger-page.ts).
+    const [only, ...more] = query.fileIds;
+    return only !== undefined && more.length === 0 ? readOneFileEntries(this.sql, { ...query, fileIds: [only] }) : super.ledgerEntries(query);
+  }
+
+  async sessionDataVersion(id: string): Promise<string | null> {
+    return readSessionDataVersion(this.sql, id);
   }
 
   async beginIngest(options: { wait?: boolean; waitTimeoutMs?: number } = {}): Promise<IngestWriter> {

@@ -17,6 +17,7 @@ export const pgDialect: Dialect = {
   tableExists: 'SELECT to_regclass($1) IS NOT NULL AS ok',
   booleanType: 'boolean',
   offsetColumn: 'byte_offset',
+  roundTrips: true,
   inArray: (expr, param, type) => `${expr} = ANY(${param}::${type}[])`,
   inSubquery: (expr, subquery) => `${expr} = ANY(ARRAY(${subquery}))`,
   rows: (param, alias, columns) =>

@@ -10,6 +10,7 @@ export const sqliteDialect: Dialect = {
   tableExists: "SELECT count(*) > 0 AS ok FROM sqlite_master WHERE type = 'table' AND name = $1",
   booleanType: 'INTEGER',
   offsetColumn: 'offset',
+  roundTrips: false,
   inArray: (expr, param) => `${expr} IN (SELECT value FROM json_each(${param}))`,
   inSubquery: (expr, subquery) => `${expr} IN (${subquery})`,
   rows: (param, alias, columns) => `(SELECT ${rowColumns('j.value', columns, (e) => e)}, j.key + 1 AS n FROM json_each(${param}) j) AS ${alias}`,

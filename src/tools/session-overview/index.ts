@@ -214,6 +214,17 @@ export const sessionOverview = defineTool({
   input,
   output: overviewShape,
   async handler(args, { store }) {
+    // A store that hashes a session's inputs itself (on a server: one statement) gives the version
+    // of an exact id before anything else is read; the session and what the client-side version
+    // reads are then read only when the kept overview is not of that version.
+    const stored = store.sessionDataVersion ? await store.sessionDataVersion(args.session_id) : null;
+    if (stored !== null) {
+      const body = await overviews.get(store, cacheKey(args.session_id, args), stored, async () => {
+        const [session, read] = await Promise.all([resolveSession(store, args.session_id), versionInputs(store, args.session_id)]);
+        return overview(store, session, args, read);
+      });
+      return fitted(body, args.max_bytes);
+    }
     // A full id or a unique prefix (session-ref.ts), as every session tool takes. What the version
     // reads by id is read at the same time under the id as given (a prefix reads it again).
     const [session, early] = await Promise.all([resolveSession(store, args.session_id), versionInputs(store, args.session_id)]);

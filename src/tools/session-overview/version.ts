@@ -8,7 +8,9 @@
 // - the state of every source file holding its evidence (size, offset, lines, generation,
 //   superseded): events, defects and failure texts only change when one of these files does.
 // A changed file or row gives a new version, so the cache computes again; an unrelated ingest
-// (another session's files) leaves the version, and the cached overview, as they were.
+// (another session's files) leaves the version, and the cached overview, as they were. A store
+// that hashes a superset of these inputs itself (Store.sessionDataVersion: PostgreSQL, in one
+// statement) is asked that instead, for an exact id (index.ts).
 
 import { createHash } from 'node:crypto';
 import { loadDescendants } from '../../analysis/descendants.js';

@@ -1,0 +1,77 @@
+// A one-file ledger's entries on PostgreSQL (ledger-page.ts): the count and the page in one
+// statement, the same entries as SQLite's for pages from the start, past the middle (read from the
+// end), at and past the end, filtered by event type and by session.
+
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from '../../../test/helpers.js';
+import { ingestPaths } from '../../ingest/ingest.js';
+import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
+import { SqliteStore } from '../sqlite/sqlite-store.js';
+import type { LedgerEntryQuery } from '../store.js';
+import { PostgresStore } from './postgres-store.js';
+
+/** How many statements `store` sends through its pool while `fn` runs. */
+async function statementsDuring(store: PostgresStore, fn: () => Promise<unknown>): Promise<number> {
+  let n = 0;
+  const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  (store.pool as unknown as { query: typeof query }).query = (config) => {
+    n++;
+    return query(config);
+  };
+  try {
+    await fn();
+  } finally {
+    (store.pool as unknown as { query: typeof query }).query = query;
+  }
+  return n;
+}
+
+const unavailable = await postgresUnavailable();
+
+describe.skipIf(unavailable !== null)('one-file ledger pages on PostgreSQL', () => {
+  const schema = uniqueSchema('hs_lpg');
+  let server: PostgresStore;
+  let lite: SqliteStore;
+  const corpora = [join(FIXTURES, 'claude-code'), join(FIXTURES, 'control-plane', 'normal')];
+
+  beforeAll(async () => {
+    server = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
+    lite = new SqliteStore(join(tempDir('hs-lpg-'), 'h.db'));
+    await ingestPaths(server, corpora);
+    await ingestPaths(lite, corpora);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await lite?.close();
+    await dropSchema(schema);
+  });
+
+  it('answers every page of every one-file ledger as SQLite does, in one statement', async () => {
+    const { sessions } = await lite.listSessions({ limit: 500, offset: 0 });
+    const files = new Map<number, string[]>();
+    for (const s of sessions) for (const l of await lite.sessionLedgers(s.id)) for (const f of l.files) files.set(f.fileId, [...(files.get(f.fileId) ?? []), s.id]);
+    for (const root of await lite.listRoots()) for (const l of await lite.rootLedgers(root.path)) for (const f of l.files) files.set(f.fileId, files.get(f.fileId) ?? []);
+    expect(files.size).toBeGreaterThan(5);
+    let compared = 0;
+    for (const [fileId, sessionIds] of files) {
+      const types = (await lite.ledgerEventTypes([fileId])).map((t) => t.type);
+      for (const type of [undefined, types[0], 'no-such-type']) {
+        for (const sessionId of [undefined, sessionIds[0]]) {
+          const { total } = await lite.ledgerEntries({ fileIds: [fileId], type, sessionId, offset: 0, limit: 0 });
+          for (const [offset, limit] of [[0, 5], [Math.floor(total / 2), 3], [Math.floor(total * 0.9), 10], [Math.max(0, total - 2), 10], [total, 5], [total + 3, 5], [1, 0]]) {
+            const q: LedgerEntryQuery = { fileIds: [fileId], type, sessionId, offset: offset!, limit: limit! };
+            const expected = await lite.ledgerEntries(q);
+            let got: unknown;
+            expect(await statementsDuring(server, async () => (got = await server.ledgerEntries(q)))).toBe(1);
+            expect(got).toEqual(expected);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(await server.ledgerEntries({ fileIds: [10 ** 6], offset: 0, limit: 5 })).toEqual({ total: 0, entries: [] });
+  });
+});
