@@ -20,6 +20,7 @@ interface WireBlock {
   rawBytes: number;
   data: Uint8Array;
   lineIndex: Uint8Array;
+  gramFilter?: Uint8Array;
 }
 
 export interface WireChunk extends Omit<ChunkResult, 'blocks'> {
@@ -39,7 +40,7 @@ export function jobFromWire(wire: WireJob): ParseJob {
 export function chunkToWire(chunk: ChunkResult): WireChunk {
   return {
     ...chunk,
-    blocks: chunk.blocks.map((b) => ({ firstLine: b.firstLine, firstOffset: b.firstOffset, rawBytes: b.rawBytes, data: b.data, lineIndex: packLines(b.lines) })),
+    blocks: chunk.blocks.map((b) => ({ firstLine: b.firstLine, firstOffset: b.firstOffset, rawBytes: b.rawBytes, data: b.data, lineIndex: packLines(b.lines), gramFilter: b.gramFilter })),
   };
 }
 
@@ -52,6 +53,7 @@ export function chunkFromWire(wire: WireChunk): ChunkResult {
     rawBytes: b.rawBytes,
     data: asBuffer(b.data),
     lines: unpackLines(asBuffer(b.lineIndex), b.firstLine, b.firstOffset),
+    ...(b.gramFilter && { gramFilter: asBuffer(b.gramFilter) }),
   }));
   return { ...wire, blocks };
 }

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompress, constants } from 'node:zlib';
 import type { LineStatus } from './parse-file.js';
 import type { EvidenceBlock, EvidenceLine } from '../store/store.js';
+import { gramFilter } from '../store/shared/gram-filter.js';
 
 export const BLOCK_BYTES = 512 * 1024;
 const BROTLI_QUALITY = 3;
@@ -98,7 +99,8 @@ export class EvidenceBuilder {
   seal(): void {
     if (this.lines.length === 0) return;
     const raw = this.buf!.subarray(0, this.used);
-    const block = { firstLine: this.firstLine, firstOffset: this.firstOffset, rawBytes: raw.length, lines: this.lines };
+    // The filter (grep's block skipping) is built here, while the bytes are in the cache, beside their compression.
+    const block = { firstLine: this.firstLine, firstOffset: this.firstOffset, rawBytes: raw.length, lines: this.lines, gramFilter: gramFilter(raw) };
     this.done.push(compressBlock(raw).then((data) => ({ ...block, data })));
     // The sealed bytes are being compressed: the next block gets a buffer of its own.
     this.expectedBytes -= this.used;

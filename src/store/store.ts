@@ -60,6 +60,8 @@ export interface EvidenceBlock {
   rawBytes: number;
   data: Buffer;
   lines: EvidenceLine[];
+  /** The raw bytes' gram filter (src/store/shared/gram-filter.ts), for scans that skip blocks; absent: stored as none. */
+  gramFilter?: Buffer;
 }
 
 export interface FileCheckpoint {
@@ -336,6 +338,18 @@ export interface PackedEvidenceBlockView {
   packed: PackedEvidence;
 }
 
+/**
+ * Blocks a scan may leave out (neither inflated nor visited): those that cannot hold `holding`
+ * (bytes every line the caller wants contains), ignoring the case of ASCII letters, as far as the
+ * block's stored gram filter tells. A block without one is visited. A store that changes the bytes
+ * it shows (redaction) must ignore it: the shown bytes are not the ones the filter describes.
+ */
+export interface EvidenceSkip {
+  holding: Uint8Array;
+  /** Told of each block left out (the caller may count a file as read though none of its blocks was visited). */
+  left?(fileId: number): void;
+}
+
 /** A block's stored bytes and its size once inflated. */
 export interface PackedEvidence {
   data: Buffer;
@@ -552,13 +566,13 @@ export interface Store {
    * Visit the evidence of the given files in reading order, one decompressed block at a time
    * (several blocks are decompressed ahead, in parallel). Return false from `visit` to stop.
    */
-  scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void>;
+  scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void>;
   /**
    * Optional: scanEvidence without inflating the blocks, for a reader that inflates them on other
    * threads. A store that must change the bytes it shows (redaction) leaves it out: callers then
    * use scanEvidence.
    */
-  scanPackedEvidence?(fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void): Promise<void>;
+  scanPackedEvidence?(fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void>;
   listFiles(query: FileQuery): Promise<{ total: number; files: SourceFileRow[] }>;
   listDefects(query: DefectQuery): Promise<{ total: number; defects: DefectRow[] }>;
   /**

@@ -40,6 +40,13 @@ export async function toolCases(store: Store): Promise<Map<string, ToolCase[]>> 
   }
   add('search_sessions', { query: 'the', format: 'claude-code', limit: 5, offset: 3 });
 
+  // From the evidence, where each engine's stored gram filters choose the blocks to inflate: a
+  // literal few blocks hold, one most hold, one ignoring case, one too short to skip by.
+  for (const pattern of ['TypeError', 'budget_exhausted', '"type":"assistant"', 'naïve', 'rror']) {
+    add('grep_jsonl', { scope: 'all', pattern, read_from: 'evidence', limit: 40, max_bytes: 10_000_000 });
+  }
+  add('grep_jsonl', { scope: 'all', pattern: 'TYPEERROR', ignore_case: true, read_from: 'evidence', limit: 40, max_bytes: 10_000_000 });
+
   // Every grouping in every cost mode, with and without model breakdowns (both engines read usage_calls grouped).
   for (const group_by of ['daily', 'weekly', 'monthly', 'session', 'project']) {
     add('usage_report', { group_by });

@@ -302,6 +302,7 @@ export class SqlIngestWriter implements IngestWriter {
       [fileId, from],
     ))!.n;
     await sql.run('DELETE FROM blocks WHERE file_id = $1 AND first_line >= $2', [fileId, from]);
+    await sql.run('DELETE FROM block_filters WHERE file_id = $1 AND first_line >= $2', [fileId, from]); // a filter outliving its block could hide the next one's lines
     await sql.run('DELETE FROM defects WHERE file_id = $1 AND line >= $2 AND derived = 0', [fileId, from]);
     await sql.run('UPDATE files SET lines = lines - $1, bad_lines = bad_lines - $2, events = events - $3 WHERE id = $4', [removedLines, bad, removedEvents, fileId]);
   }
@@ -379,4 +380,17 @@ async function insertBlocks(sql: Sql, fileId: number, blocks: readonly EvidenceB
     return `(${Array.from({ length: 7 }, (_, k) => `$${i * 7 + k + 1}`).join(', ')})`;
   });
   await sql.run(`INSERT INTO blocks (file_id, first_line, line_count, first_offset, raw_bytes, line_index, data) VALUES ${tuples.join(', ')}`, values);
+  await insertFilters(sql, fileId, blocks);
+}
+
+/** The blocks' gram filters (grep skips blocks by them), in one statement. */
+async function insertFilters(sql: Sql, fileId: number, blocks: readonly EvidenceBlock[]): Promise<void> {
+  const values: unknown[] = [];
+  const tuples: string[] = [];
+  for (const b of blocks) {
+    if (!b.gramFilter) continue;
+    values.push(fileId, b.firstLine, b.gramFilter);
+    tuples.push(`($${values.length - 2}, $${values.length - 1}, $${values.length})`);
+  }
+  if (tuples.length > 0) await sql.run(`INSERT INTO block_filters (file_id, first_line, gram_filter) VALUES ${tuples.join(', ')}`, values);
 }

@@ -6,7 +6,8 @@ import { brotliDecompressSync } from '../shared/brotli.js';
 import { partsToKey } from '../../core/time.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import { visitBlocks, visitPackedBlocks, type StoredBlock } from '../shared/visit-blocks.js';
-import type { EvidenceBlockView, EvidenceRef, LedgerEntryQuery, LedgerEntryRow, PackedEvidenceBlockView, RawLineRow } from '../store.js';
+import { gramProbe, mayHold, type GramProbe } from '../shared/gram-filter.js';
+import type { EvidenceBlockView, EvidenceRef, EvidenceSkip, LedgerEntryQuery, LedgerEntryRow, PackedEvidenceBlockView, RawLineRow } from '../store.js';
 import { first, RowList, type Sql } from './sql.js';
 
 /** Blocks fetched per statement while scanning (each up to 512 KiB of input, ~1/6 of it stored). */
@@ -167,30 +168,101 @@ export async function readLedgerEventTypes(sql: Sql, fileIds: number[]): Promise
 }
 
 /** Visit every block of the files in reading order; blocks are fetched a few at a time and decompressed ahead. */
-export async function scanEvidence(sql: Sql, fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
-  return scanStoredBlocks(sql, fileIds, (rows, fileId, file) => visitBlocks(rows, fileId, file, visit));
+export async function scanEvidence(sql: Sql, fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void> {
+  return scanStoredBlocks(sql, fileIds, (rows, fileId, file) => visitBlocks(rows, fileId, file, visit), skip);
 }
 
 /** The same blocks, left compressed (Store.scanPackedEvidence). */
-export async function scanPackedEvidence(sql: Sql, fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void): Promise<void> {
-  return scanStoredBlocks(sql, fileIds, async (rows, fileId, file) => visitPackedBlocks(rows, fileId, file, visit));
+export async function scanPackedEvidence(sql: Sql, fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void> {
+  return scanStoredBlocks(sql, fileIds, async (rows, fileId, file) => visitPackedBlocks(rows, fileId, file, visit), skip);
 }
 
-/** The files' stored blocks, a few rows at a time, in reading order, until `visitRows` resolves false. */
-async function scanStoredBlocks(sql: Sql, fileIds: number[], visitRows: (rows: StoredBlock[], fileId: number, file: string) => Promise<boolean>): Promise<void> {
-  const paths = await relPaths(sql, fileIds);
+const BLOCK_COLUMNS = 'first_line, first_offset, raw_bytes, line_index, data';
+
+/**
+ * The files' stored blocks, a few rows at a time, in reading order, until `visitRows` resolves
+ * false. With `skip`, each batch's gram filters are read first and only the blocks that may hold
+ * `skip.holding` are fetched (a block without a filter always is).
+ */
+async function scanStoredBlocks(
+  sql: Sql,
+  fileIds: number[],
+  visitRows: (rows: StoredBlock[], fileId: number, file: string) => Promise<boolean>,
+  skip: EvidenceSkip | undefined,
+): Promise<void> {
+  // Read once a block is to be visited: a scan that skips every block needs no paths.
+  let paths: Map<number, string> | null = null;
+  const search = skip ? searchFor(skip.holding) : null;
   for (const fileId of fileIds) {
     let after = -1;
     for (;;) {
-      const rows = await sql.all<StoredBlock>(
-        `SELECT first_line, first_offset, raw_bytes, line_index, data FROM blocks WHERE file_id = $1 AND first_line > $2
-         ORDER BY first_line LIMIT ${SCAN_FETCH}`,
-        [fileId, after],
-      );
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1]!.first_line;
-      if (!(await visitRows(rows, fileId, paths.get(fileId) ?? ''))) return;
-      if (rows.length < SCAN_FETCH) break;
+      const batch = search ? await filteredBatch(sql, fileId, after, search, skip!) : await blockBatch(sql, fileId, after);
+      if (batch.rows.length === 0) {
+        if (batch.last === null) break;
+        after = batch.last;
+        continue;
+      }
+      paths ??= await relPaths(sql, fileIds);
+      if (!(await visitRows(batch.rows, fileId, paths.get(fileId) ?? ''))) return;
+      if (batch.last === null) break;
+      after = batch.last;
     }
   }
+}
+
+/** A search's probe, and how many of the blocks it looked at so far may hold its bytes. */
+interface Search {
+  probe: GramProbe;
+  seen: number;
+  passed: number;
+}
+
+/** Searches by the bytes they look for: a search scans file by file, each time with the same bytes (a new search, new bytes). */
+const searches = new WeakMap<Uint8Array, Search | null>();
+
+function searchFor(holding: Uint8Array): Search | null {
+  let search = searches.get(holding);
+  if (search === undefined) {
+    const probe = gramProbe(holding);
+    searches.set(holding, (search = probe && { probe, seen: 0, passed: 0 }));
+  }
+  return search;
+}
+
+/** Blocks a search looks at before their pass rate decides how its batches are read. */
+const EAGER_AFTER = 16;
+
+/** The next SCAN_FETCH blocks after line `after`; `last`: where the next batch starts, null when this was the file's last. */
+async function blockBatch(sql: Sql, fileId: number, after: number): Promise<{ rows: StoredBlock[]; last: number | null }> {
+  const rows = await sql.all<StoredBlock>(`SELECT ${BLOCK_COLUMNS} FROM blocks WHERE file_id = $1 AND first_line > $2 ORDER BY first_line LIMIT ${SCAN_FETCH}`, [fileId, after]);
+  return { rows, last: rows.length < SCAN_FETCH ? null : rows[rows.length - 1]!.first_line };
+}
+
+/**
+ * The same batch, only its blocks that may hold the probe's bytes fetched (skip.left hears of the
+ * others). Once most blocks of the search have passed (a common literal), the blocks are read with
+ * their filters in one statement: on PostgreSQL, a second round trip per file cost `error` 12–15%
+ * more than reading the blocks whole, where the few blocks read for nothing cost less.
+ */
+async function filteredBatch(sql: Sql, fileId: number, after: number, search: Search, skip: EvidenceSkip): Promise<{ rows: StoredBlock[]; last: number | null }> {
+  const eager = search.seen >= EAGER_AFTER && search.passed * 2 > search.seen;
+  const heads = await sql.all<StoredBlock & { gram_filter: Buffer | null }>(
+    `SELECT b.first_line${eager ? ', b.first_offset, b.raw_bytes, b.line_index, b.data' : ''}, f.gram_filter
+     FROM blocks b LEFT JOIN block_filters f ON f.file_id = b.file_id AND f.first_line = b.first_line
+     WHERE b.file_id = $1 AND b.first_line > $2 ORDER BY b.first_line LIMIT ${SCAN_FETCH}`,
+    [fileId, after],
+  );
+  const last = heads.length < SCAN_FETCH ? null : heads[heads.length - 1]!.first_line;
+  const passing = heads.filter((h) => mayHold(h.gram_filter, search.probe));
+  search.seen += heads.length;
+  search.passed += passing.length;
+  for (let i = passing.length; i < heads.length; i++) skip.left?.(fileId);
+  if (passing.length === 0) return { rows: [], last };
+  if (eager) return { rows: passing, last };
+  if (passing.length === heads.length) return { rows: (await blockBatch(sql, fileId, after)).rows, last };
+  const rows = await sql.all<StoredBlock>(
+    `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE file_id = $1 AND ${sql.dialect.inArray('first_line', '$2', 'int')} ORDER BY first_line`,
+    [fileId, passing.map((h) => h.first_line)],
+  );
+  return { rows, last };
 }

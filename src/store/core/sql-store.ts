@@ -8,6 +8,7 @@ import type {
   DefectQuery,
   DefectRow,
   EvidenceBlockView,
+  EvidenceSkip,
   PackedEvidenceBlockView,
   FileQuery,
   EvidenceRef,
@@ -213,12 +214,12 @@ export abstract class SqlStore implements Store {
     return readLedgerEventTypes(this.sql, fileIds);
   }
 
-  async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
-    return scanEvidence(this.sql, fileIds, visit);
+  async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void> {
+    return scanEvidence(this.sql, fileIds, visit, skip);
   }
 
-  async scanPackedEvidence(fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void): Promise<void> {
-    return scanPackedEvidence(this.sql, fileIds, visit);
+  async scanPackedEvidence(fileIds: number[], visit: (block: PackedEvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void> {
+    return scanPackedEvidence(this.sql, fileIds, visit, skip);
   }
 
   async listFiles(q: FileQuery): Promise<{ total: number; files: SourceFileRow[] }> {

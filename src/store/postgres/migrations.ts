@@ -306,6 +306,19 @@ CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
     // As SQLite's migration 7: a team token's reads find its projects' sessions by index.
     sql: 'CREATE INDEX IF NOT EXISTS sessions_project ON sessions(project, id);',
   },
+  {
+    version: 7,
+    description: "each evidence block's gram filter, so grep inflates only blocks that may hold its literal",
+    // As SQLite's migration 9 (no row: the block is always searched). EXTERNAL: the filters are
+    // near-random bits, which compression would only try and fail to shrink.
+    sql: `CREATE TABLE IF NOT EXISTS block_filters (
+  file_id integer NOT NULL,
+  first_line integer NOT NULL,
+  gram_filter bytea NOT NULL,
+  PRIMARY KEY (file_id, first_line)
+);
+ALTER TABLE block_filters ALTER COLUMN gram_filter SET STORAGE EXTERNAL;`,
+  },
 ];
 
 /** The day groups of every stored call (migration 5). */

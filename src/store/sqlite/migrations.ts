@@ -285,6 +285,21 @@ CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
     // fresh process); from this index (the row id comes with it), ~35 pages: 6–9 ms.
     sql: 'CREATE INDEX IF NOT EXISTS sessions_usage ON sessions(id, parent_id, project, project_path, format);',
   },
+  {
+    version: 9,
+    description: "each evidence block's gram filter, so grep inflates only blocks that may hold its literal",
+    // Inflating every block was grep's floor from the evidence (~4× ripgrep's whole search of the
+    // same bytes); store/shared/gram-filter.ts says what the filter is. A table of its own, not a
+    // column of blocks: a column added there comes after data, and reading it walked each
+    // block's overflow pages (~90 ms per 300 MB of evidence, as much as reading the blocks).
+    // Blocks written before have no row and are always searched (a re-ingest fills them).
+    sql: `CREATE TABLE IF NOT EXISTS block_filters (
+  file_id INTEGER NOT NULL,
+  first_line INTEGER NOT NULL,
+  gram_filter BLOB NOT NULL,
+  PRIMARY KEY (file_id, first_line)
+);`,
+  },
 ];
 
 /** The day groups of every stored call (migration 6). */

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { planUserSearch } from '../../core/safe-regex.js';
-import { blockSearch } from './block-search.js';
+import { blockSearch, lowerAscii } from './block-search.js';
 
 function block(lines: string[]) {
   const data = Buffer.from(`${lines.join('\n')}\n`);
@@ -32,5 +32,24 @@ describe('blockSearch ignoring case', () => {
   it('is exact for a pattern that is more than its literal', async () => {
     const found = blockSearch(await planUserSearch('rro[r]"', { ignoreCase: true }))(block(lines));
     expect(found).toEqual([0, 4]);
+  });
+});
+
+describe('lowerAscii', () => {
+  it('lowers exactly the bytes A–Z, four at a time or one at a time, at every alignment', () => {
+    const every = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37 + (i >> 8)) & 0xff));
+    const expected = Buffer.from(every.map((c) => (c >= 65 && c <= 90 ? c + 32 : c)));
+    for (let from = 0; from < 4; from++) {
+      for (let to = 0; to < 4; to++) {
+        for (const n of [0, 1, 3, 4, 7, 64, 513]) {
+          const src = Buffer.alloc(n + 8);
+          every.copy(src, from, 0, n);
+          const out = Buffer.alloc(n + 8, 0xaa);
+          lowerAscii(src.subarray(from, from + n), out.subarray(to, to + n));
+          expect(out.subarray(to, to + n).equals(expected.subarray(0, n)), `${from} ${to} ${n}`).toBe(true);
+          expect(out.subarray(0, to).every((c) => c === 0xaa) && out.subarray(to + n).every((c) => c === 0xaa)).toBe(true);
+        }
+      }
+    }
   });
 });

@@ -27,6 +27,7 @@ import { matchFinder, placeMatch } from './excerpt.js';
 import { SearchSession, type SearchEnd } from './search-pool.js';
 import { scanLedgerFiles, type EvidenceBlock, type LiveRange, type ReadFrom } from './source.js';
 import { recycleBlockBuffer } from './block-buffers.js';
+import { requiredBytes } from './block-search.js';
 import type { RangeFound } from './file-range.js';
 
 const SESSION_PAGE = 10_000;
@@ -209,6 +210,9 @@ async function grep(
           if ('packed' in block) session.submitPacked({ packed: block.packed, starts, lengths, lastIncomplete, only: indexes }, collect(block));
           else session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block));
         },
+        skipped(file) {
+          if (!session.stopped) readFrom.set(file.file, 'evidence'); // as its first block would have
+        },
         live(range) {
           open.add(range.fd); // the descriptor is ours from here on
           if (session.stopped) return false;
@@ -223,7 +227,7 @@ async function grep(
           session.submitRange({ fd: range.fd, from: range.from, to: range.to, size: range.file.size }, collectRange(range, wanted));
         },
       },
-      { backlog: () => session.backlog(), evidenceOnly },
+      { backlog: () => session.backlog(), evidenceOnly, holding: requiredBytes(plan) },
     );
     const end = await session.finish(); // before reading count: answers arrive until then
     return { count, hits, end, readFrom };

@@ -15,10 +15,12 @@
 // Reading pauses while the search workers are far behind (`backlog`), so memory stays bounded; a
 // paused evidence scan is restarted after the last block handed over (the store's scan has no
 // resume point; re-reading the prefix costs decompression only, and only when matching is slower).
+// Evidence blocks that cannot hold the pattern's required bytes (their gram filter says so) are
+// left out by the store before they are inflated: the visitor hears only that the file was read.
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { EvidenceBlockView, PackedEvidenceBlockView, Store } from '../../store/store.js';
+import type { EvidenceBlockView, EvidenceSkip, PackedEvidenceBlockView, Store } from '../../store/store.js';
 import type { LedgerFile } from '../ledger-address.js';
 
 export type ReadFrom = 'live' | 'evidence';
@@ -40,6 +42,8 @@ export interface Visitor {
   evidence(block: EvidenceBlock): boolean | void;
   /** A range of a live file, in order; the file's descriptor is the visitor's from its first range on: it closes it (once the last range is done with). */
   live(range: LiveRange): boolean | void;
+  /** A block of the file's evidence was left out (it cannot hold `ScanControl.holding`): the file was read from the evidence all the same. */
+  skipped(file: LedgerFile): void;
 }
 
 export interface ScanControl {
@@ -47,6 +51,8 @@ export interface ScanControl {
   backlog(): Promise<void> | null;
   /** Files (by id) to read from the evidence even when the source looks unchanged. */
   evidenceOnly: ReadonlySet<number>;
+  /** Bytes every wanted line contains, or null: evidence blocks whose filter says they cannot hold them are not inflated. */
+  holding: Uint8Array | null;
 }
 
 /** Bytes of a live file per range: a file up to this size is one range (most session logs), a bigger one is split so both workers search it. */
@@ -69,9 +75,14 @@ function openUnchanged(f: LedgerFile): number | null {
   return null;
 }
 
-/** The files' evidence in order, left compressed when the store offers it. */
-function scanStored(store: Store, fileIds: number[], visit: (block: EvidenceBlock) => boolean | void): Promise<void> {
-  return store.scanPackedEvidence ? store.scanPackedEvidence(fileIds, visit) : store.scanEvidence(fileIds, visit);
+/** What the store may leave out of a file's scan. */
+function skipFor(f: LedgerFile, visit: Visitor, control: ScanControl): EvidenceSkip | undefined {
+  return control.holding ? { holding: control.holding, left: () => visit.skipped(f) } : undefined;
+}
+
+/** A file's evidence in order, left compressed when the store offers it. */
+function scanStored(store: Store, fileId: number, visit: (block: EvidenceBlock) => boolean | void, skip: EvidenceSkip | undefined): Promise<void> {
+  return store.scanPackedEvidence ? store.scanPackedEvidence([fileId], visit, skip) : store.scanEvidence([fileId], visit, skip);
 }
 
 /** Hand a live file over, range by range, pausing while the workers are behind. */
@@ -96,17 +107,21 @@ async function scanBigEvidence(store: Store, f: LedgerFile, visit: Visitor, cont
   for (;;) {
     let stopped = false;
     let pause: Promise<void> | null = null;
-    await store.scanEvidence([f.fileId], (block) => {
-      const last = block.lines[block.lines.length - 1]?.lineNumber;
-      if (last === undefined || last <= handedUpTo) return; // empty, or handed over before a pause
-      if (visit.evidence(block) === false) {
-        stopped = true;
-        return false;
-      }
-      handedUpTo = last;
-      pause = control.backlog();
-      if (pause) return false;
-    });
+    await store.scanEvidence(
+      [f.fileId],
+      (block) => {
+        const last = block.lines[block.lines.length - 1]?.lineNumber;
+        if (last === undefined || last <= handedUpTo) return; // empty, or handed over before a pause
+        if (visit.evidence(block) === false) {
+          stopped = true;
+          return false;
+        }
+        handedUpTo = last;
+        pause = control.backlog();
+        if (pause) return false;
+      },
+      skipFor(f, visit, control),
+    );
     if (stopped) return false;
     if (!pause) return true;
     await pause;
@@ -117,16 +132,19 @@ async function scanBigEvidence(store: Store, f: LedgerFile, visit: Visitor, cont
 const AHEAD_FILES = 4;
 
 /** How a file will be read, decided ahead of its turn: live (open), small evidence (being decompressed), or big evidence (streamed at its turn). */
-type Plan = { kind: 'live'; fd: number } | { kind: 'small'; blocks: Promise<EvidenceBlock[]> } | { kind: 'big' };
+type Plan = { kind: 'live'; fd: number } | { kind: 'small'; blocks: Promise<EvidenceBlock[]>; skipped: () => boolean } | { kind: 'big' };
 
 function planFile(store: Store, f: LedgerFile, control: ScanControl): Plan {
   const fd = control.evidenceOnly.has(f.fileId) ? null : openUnchanged(f);
   if (fd !== null) return { kind: 'live', fd };
   if (f.size > SMALL_FILE) return { kind: 'big' };
   const blocks: EvidenceBlock[] = [];
-  const load = scanStored(store, [f.fileId], (block) => void blocks.push(block)).then(() => blocks);
+  // Read ahead of its turn: the visitor hears of a block left out when the file's turn comes.
+  let skipped = false;
+  const skip = control.holding ? { holding: control.holding, left: () => void (skipped = true) } : undefined;
+  const load = scanStored(store, f.fileId, (block) => void blocks.push(block), skip).then(() => blocks);
   load.catch(() => {}); // a scan that stops early never awaits it; one reached is awaited below
-  return { kind: 'small', blocks: load };
+  return { kind: 'small', blocks: load, skipped: () => skipped };
 }
 
 /**
@@ -146,7 +164,9 @@ export async function scanLedgerFiles(store: Store, files: LedgerFile[], visit: 
       if (plan.kind === 'live') {
         if (!(await visitLive(plan.fd, f, visit, control))) return;
       } else if (plan.kind === 'small') {
-        for (const block of await plan.blocks) if (visit.evidence(block) === false) return;
+        const blocks = await plan.blocks;
+        if (plan.skipped()) visit.skipped(f);
+        for (const block of blocks) if (visit.evidence(block) === false) return;
       } else if (!(await scanBigEvidence(store, f, visit, control))) return;
       await (control.backlog() ?? nextTurn()); // let the server answer others between files
     }

@@ -64,6 +64,7 @@ export function redactedEvidence(store: Store): Store {
     evidenceLines: async (refs) => (await store.evidenceLines(refs)).map(redactRow),
     ledgerEntries: (q) => store.ledgerEntries(q),
     ledgerEventTypes: (ids) => store.ledgerEventTypes(ids),
+    // No EvidenceSkip passed on: the gram filters describe the stored bytes, not the redacted ones.
     scanEvidence: (ids, visit) => store.scanEvidence(ids, (block) => visit(redactBlock(block))),
     listFiles: (o) => store.listFiles(o),
     listDefects: (q) => store.listDefects(q),

@@ -6,6 +6,7 @@ import type {
   DefectQuery,
   DefectRow,
   EvidenceBlockView,
+  EvidenceSkip,
   EvidenceRef,
   FileQuery,
   IngestWriter,
@@ -209,9 +210,9 @@ class ScopedStore implements Store {
     return allowed.length ? this.inner.ledgerEventTypes(allowed) : [];
   }
 
-  async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void): Promise<void> {
+  async scanEvidence(fileIds: number[], visit: (block: EvidenceBlockView) => boolean | void, skip?: EvidenceSkip): Promise<void> {
     const allowed = await this.allowedFileIds(fileIds);
-    if (allowed.length) await this.inner.scanEvidence(allowed, visit);
+    if (allowed.length) await this.inner.scanEvidence(allowed, visit, skip);
   }
 
   async listFiles(q: FileQuery): Promise<{ total: number; files: SourceFileRow[] }> {
