@@ -15,12 +15,6 @@ const SCAN_FETCH = 16;
 /** Blocks fetched per statement while paging raw lines: a page needs only the first one or two. */
 const PAGE_FETCH = 4;
 
-export async function relPaths(sql: Sql, fileIds: number[]): Promise<Map<number, string>> {
-  const rows = await sql.all<{ id: number; rel_path: string }>(`SELECT id, rel_path FROM files WHERE ${sql.dialect.inArray('id', '$1', 'int')}`, [fileIds]);
-  const byId = new Map(rows.map((r) => [r.id, r.rel_path]));
-  return new Map(fileIds.map((id) => [id, byId.get(id) ?? '']));
-}
-
 /** The lines of a decompressed block from line `from` on, as raw-line rows. */
 function blockLines(b: StoredBlock, raw: Buffer, fileId: number, file: string, from: number): RawLineRow[] {
   return unpackLines(b.line_index, b.first_line, b.first_offset)
@@ -178,6 +172,10 @@ export async function scanPackedEvidence(sql: Sql, fileIds: number[], visit: (bl
 }
 
 const BLOCK_COLUMNS = 'first_line, first_offset, raw_bytes, line_index, data';
+/** A scan's block row also names its file (the blocks statements' $1): on a server, no round trip of its own for the path. */
+const FILE_PATH = '(SELECT rel_path FROM files WHERE id = $1) AS rel_path';
+
+type ScannedBlock = StoredBlock & { rel_path: string | null };
 
 /**
  * The files' stored blocks, a few rows at a time, in reading order, until `visitRows` resolves
@@ -190,8 +188,6 @@ async function scanStoredBlocks(
   visitRows: (rows: StoredBlock[], fileId: number, file: string) => Promise<boolean>,
   skip: EvidenceSkip | undefined,
 ): Promise<void> {
-  // Read once a block is to be visited: a scan that skips every block needs no paths.
-  let paths: Map<number, string> | null = null;
   const search = skip ? searchFor(skip.holding) : null;
   for (const fileId of fileIds) {
     let after = -1;
@@ -202,8 +198,7 @@ async function scanStoredBlocks(
         after = batch.last;
         continue;
       }
-      paths ??= await relPaths(sql, fileIds);
-      if (!(await visitRows(batch.rows, fileId, paths.get(fileId) ?? ''))) return;
+      if (!(await visitRows(batch.rows, fileId, batch.rows[0]!.rel_path ?? ''))) return;
       if (batch.last === null) break;
       after = batch.last;
     }
@@ -233,8 +228,8 @@ function searchFor(holding: Uint8Array): Search | null {
 const EAGER_AFTER = 16;
 
 /** The next SCAN_FETCH blocks after line `after`; `last`: where the next batch starts, null when this was the file's last. */
-async function blockBatch(sql: Sql, fileId: number, after: number): Promise<{ rows: StoredBlock[]; last: number | null }> {
-  const rows = await sql.all<StoredBlock>(`SELECT ${BLOCK_COLUMNS} FROM blocks WHERE file_id = $1 AND first_line > $2 ORDER BY first_line LIMIT ${SCAN_FETCH}`, [fileId, after]);
+async function blockBatch(sql: Sql, fileId: number, after: number): Promise<{ rows: ScannedBlock[]; last: number | null }> {
+  const rows = await sql.all<ScannedBlock>(`SELECT ${BLOCK_COLUMNS}, ${FILE_PATH} FROM blocks WHERE file_id = $1 AND first_line > $2 ORDER BY first_line LIMIT ${SCAN_FETCH}`, [fileId, after]);
   return { rows, last: rows.length < SCAN_FETCH ? null : rows[rows.length - 1]!.first_line };
 }
 
@@ -244,10 +239,10 @@ async function blockBatch(sql: Sql, fileId: number, after: number): Promise<{ ro
  * their filters in one statement: on PostgreSQL, a second round trip per file cost `error` 12–15%
  * more than reading the blocks whole, where the few blocks read for nothing cost less.
  */
-async function filteredBatch(sql: Sql, fileId: number, after: number, search: Search, skip: EvidenceSkip): Promise<{ rows: StoredBlock[]; last: number | null }> {
+async function filteredBatch(sql: Sql, fileId: number, after: number, search: Search, skip: EvidenceSkip): Promise<{ rows: ScannedBlock[]; last: number | null }> {
   const eager = search.seen >= EAGER_AFTER && search.passed * 2 > search.seen;
-  const heads = await sql.all<StoredBlock & { gram_filter: Buffer | null }>(
-    `SELECT b.first_line${eager ? ', b.first_offset, b.raw_bytes, b.line_index, b.data' : ''}, f.gram_filter
+  const heads = await sql.all<ScannedBlock & { gram_filter: Buffer | null }>(
+    `SELECT b.first_line${eager ? `, b.first_offset, b.raw_bytes, b.line_index, b.data, ${FILE_PATH}` : ''}, f.gram_filter
      FROM blocks b LEFT JOIN block_filters f ON f.file_id = b.file_id AND f.first_line = b.first_line
      WHERE b.file_id = $1 AND b.first_line > $2 ORDER BY b.first_line LIMIT ${SCAN_FETCH}`,
     [fileId, after],
@@ -260,8 +255,8 @@ async function filteredBatch(sql: Sql, fileId: number, after: number, search: Se
   if (passing.length === 0) return { rows: [], last };
   if (eager) return { rows: passing, last };
   if (passing.length === heads.length) return { rows: (await blockBatch(sql, fileId, after)).rows, last };
-  const rows = await sql.all<StoredBlock>(
-    `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE file_id = $1 AND ${sql.dialect.inArray('first_line', '$2', 'int')} ORDER BY first_line`,
+  const rows = await sql.all<ScannedBlock>(
+    `SELECT ${BLOCK_COLUMNS}, ${FILE_PATH} FROM blocks WHERE file_id = $1 AND ${sql.dialect.inArray('first_line', '$2', 'int')} ORDER BY first_line`,
     [fileId, passing.map((h) => h.first_line)],
   );
   return { rows, last };

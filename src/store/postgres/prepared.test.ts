@@ -14,6 +14,9 @@ import { batchedLookup } from './lookup-batch.js';
 import { PostgresStore } from './postgres-store.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { tempDir } from '../../../test/helpers.js';
+import { copyFixture } from '../../../test/helpers.js';
+import { runTool } from '../../tools/tool.js';
+import { grepJsonl } from '../../tools/grep-jsonl/index.js';
 
 describe('batchedLookup', () => {
   it('fetches the keys asked for in one turn together, once each, and answers null for the missing', async () => {
@@ -226,5 +229,48 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     expect(await store.syncState().read()).toBeNull();
     await store.close();
     await other.close();
+  });
+
+  /** The statements sent while `fn` runs, and in how many steps (a step starts when none is in flight). */
+  const roundTripsDuring = async (store: PostgresStore, fn: () => Promise<unknown>) => {
+    let inFlight = 0;
+    let steps = 0;
+    let statements = 0;
+    const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+    (store.pool as unknown as { query: typeof query }).query = (config) => {
+      if (inFlight++ === 0) steps++;
+      statements++;
+      return query(config).finally(() => inFlight--);
+    };
+    try {
+      await fn();
+    } finally {
+      (store.pool as unknown as { query: typeof query }).query = query;
+    }
+    return { statements, steps };
+  };
+
+  it("greps a session's ledger by its id reading the session and its ledgers in one step, and by a prefix as SQLite does", async () => {
+    const store = await open();
+    const twin = new SqliteStore(join(tempDir('hs-prep-grep-'), 'h.db'));
+    const claude = copyFixture('claude-code');
+    await ingestPaths(store, [claude]);
+    await ingestPaths(twin, [claude]);
+    const id = '55604662-cf2a-4331-851a-ec234028f8ca';
+    const grep = (s: PostgresStore | SqliteStore, sessionId: string) =>
+      runTool(grepJsonl, { session_id: sessionId, pattern: '"type":"assistant"', read_from: 'evidence', limit: 5 }, { store: s });
+    let exact: unknown;
+    // The session's row beside its ledgers, then the blocks' gram filters, then the blocks that may
+    // hold the literal, each naming its file. It was 6 in 5: the row alone first, and the file's
+    // path read on its own before its first block was visited.
+    expect(await roundTripsDuring(store, async () => (exact = await grep(store, id)))).toEqual({ statements: 4, steps: 3 });
+    expect(exact).toMatchObject({ status: 'ok', session_id: id, count: expect.any(Number) });
+    expect(exact).toEqual(await grep(twin, id));
+    // A prefix: resolved as before (the exact read misses first), same answer.
+    expect(await grep(store, id.slice(0, 8))).toEqual(exact);
+    expect(await grep(store, 'nope-no-such-session')).toEqual(await grep(twin, 'nope-no-such-session'));
+    expect(await grep(store, 'nope-no-such-session')).toMatchObject({ status: 'error', code: 'SESSION_NOT_FOUND' });
+    await store.close();
+    await twin.close();
   });
 });

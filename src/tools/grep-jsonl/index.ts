@@ -16,12 +16,12 @@ import { FORMATS } from '../../formats/registry.js';
 import { MAX_PATTERN_LENGTH, planUserSearch, type SearchPlan } from '../../core/safe-regex.js';
 import type { EvidenceBlockView, Store } from '../../store/store.js';
 import { fitMaxBytes, limitArg, maxBytesArg, offsetArg, page, pageShape } from '../envelope.js';
-import { hasPlaneRoot, ledgerAddressArgs, resolveLedger, type LedgerFile, type LedgerSelection } from '../ledger-address.js';
+import { hasPlaneRoot, ledgerAddressArgs, resolveLedger, type LedgerAddressArgs, type LedgerFile, type LedgerSelection } from '../ledger-address.js';
 import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
 import { examples } from './examples.js';
 import { cli } from './cli.js';
-import { InvalidArguments } from '../../core/errors.js';
+import { HindsightError, InvalidArguments, SessionNotFound } from '../../core/errors.js';
 import { everySessionFiles, type GrepFile } from './every-session.js';
 import { matchFinder, placeMatch } from './excerpt.js';
 import { SearchSession, type SearchEnd } from './search-pool.js';
@@ -304,8 +304,9 @@ export const grepJsonl = defineTool({
       throw InvalidArguments('ledger and root name one ledger: pass scope: "ledger" with them, or leave them out to search every session.');
     }
     // A session may be named by a unique prefix of its id (AMBIGUOUS_SESSION lists the candidates).
-    const session = args.session_id !== undefined ? await resolveSession(store, args.session_id) : null;
-    const target = await searchTarget(store, scope, { ...args, session_id: session?.id });
+    // One ledger: resolved in searchTarget, with the session's row and ledgers read together.
+    const session = args.session_id !== undefined && scope === 'all' ? await resolveSession(store, args.session_id) : null;
+    const target = await searchTarget(store, scope, scope === 'all' ? { ...args, session_id: session?.id } : args);
     const window = { offset: args.offset, limit: args.limit, deadlineAt };
     const everyFile = new Set(target.files.map((f) => f.fileId));
     let found = await grep(store, target.files, plan, window, target.only, args.read_from === 'evidence' ? everyFile : new Set());
@@ -376,7 +377,7 @@ async function searchTarget(
   args: { ledger?: string | undefined; root?: string | undefined; session_id?: string | undefined; format?: (typeof FORMATS)[number] | undefined; project?: string | undefined; since?: string | undefined },
 ): Promise<SearchTarget> {
   if (scope === 'ledger') {
-    const sel = await resolveLedger(store, args, { defaultLedger: 'main' });
+    const sel = await ledgerOfSessionRef(store, args);
     const only = sel.entrySessionId !== null ? await sessionLines(store, sel, sel.entrySessionId) : null;
     return { source: sel.ledger, root: sel.root, sessionId: sel.session?.id ?? null, files: sel.files, only, sessions: null, place: () => ({}) };
   }
@@ -395,4 +396,19 @@ async function searchTarget(
       return { session_id: sessionId, ledger: f.ledger };
     },
   };
+}
+
+/**
+ * resolveLedger, with session_id an exact id or a unique prefix. An exact id (the usual call) costs
+ * resolveLedger's one read of the row and its ledgers together; only when no session has that id
+ * is it resolved as a prefix (resolveSession: its errors, as before) and the ledger read for it.
+ */
+async function ledgerOfSessionRef(store: Store, args: LedgerAddressArgs): Promise<LedgerSelection> {
+  try {
+    return await resolveLedger(store, args, { defaultLedger: 'main' });
+  } catch (err) {
+    if (args.session_id === undefined || !(err instanceof HindsightError && err.code === SessionNotFound.code)) throw err;
+    const session = await resolveSession(store, args.session_id);
+    return resolveLedger(store, { ...args, session_id: session.id }, { defaultLedger: 'main' });
+  }
 }
