@@ -7,7 +7,7 @@ import { partsToKey } from '../../core/time.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import { visitBlocks, visitPackedBlocks, type StoredBlock } from '../shared/visit-blocks.js';
 import { gramProbe, mayHold, type GramProbe } from '../shared/gram-filter.js';
-import type { EvidenceBlockView, EvidenceRef, EvidenceSkip, LedgerEntryQuery, LedgerEntryRow, PackedEvidenceBlockView, RawLineRow } from '../store.js';
+import type { EvidenceBlockView, EvidenceLine, EvidenceRef, EvidenceSkip, LedgerEntryQuery, LedgerEntryRow, PackedEvidenceBlockView, RawLineRow } from '../store.js';
 import { first, RowList, type Sql } from './sql.js';
 
 /** Blocks fetched per statement while scanning (each up to 512 KiB of input, ~1/6 of it stored). */
@@ -19,10 +19,12 @@ const PAGE_FETCH = 4;
 function blockLines(b: StoredBlock, raw: Buffer, fileId: number, file: string, from: number): RawLineRow[] {
   return unpackLines(b.line_index, b.first_line, b.first_offset)
     .filter((l) => l.lineNumber >= from)
-    .map((l) => {
-      const start = l.offset - b.first_offset;
-      return { file, fileId, lineNumber: l.lineNumber, offset: l.offset, raw: raw.subarray(start, start + l.length), status: l.status, hash: l.hash.toString('hex') };
-    });
+    .map((l) => lineRow(b, raw, fileId, file, l));
+}
+
+function lineRow(b: StoredBlock, raw: Buffer, fileId: number, file: string, l: EvidenceLine): RawLineRow {
+  const start = l.offset - b.first_offset;
+  return { file, fileId, lineNumber: l.lineNumber, offset: l.offset, raw: raw.subarray(start, start + l.length), status: l.status, hash: l.hash.toString('hex') };
 }
 
 /** Exact lines by (file, line), in the order asked; one decompression per block touched. */
@@ -41,16 +43,24 @@ export async function readEvidenceLines(sql: Sql, refs: EvidenceRef[]): Promise<
   );
   // Each address's block is the fetched block of its file starting last at or before its line: the
   // fetched blocks include that block, so no other fetched one can start between it and the line.
-  const byFile = new Map<number, (StoredBlock & { file_id: number; rel_path: string | null; raw?: Buffer })[]>();
-  for (const b of data) byFile.set(b.file_id, [...(byFile.get(b.file_id) ?? []), b]);
+  // Each block is decompressed and its line index unpacked once, however many of its lines are
+  // asked for (grep's live check asks for up to 500 lines, often of the same few blocks).
+  type Fetched = (typeof data)[number] & { raw?: Buffer; lines?: EvidenceLine[] };
+  const byFile = new Map<number, Fetched[]>();
+  for (const b of data) {
+    const list = byFile.get(b.file_id);
+    if (list) list.push(b);
+    else byFile.set(b.file_id, [b]);
+  }
   const out: RawLineRow[] = [];
   for (const ref of refs) {
-    let b: (typeof data)[number] & { raw?: Buffer } | undefined;
+    let b: Fetched | undefined;
     for (const c of byFile.get(ref.fileId) ?? []) if (c.first_line <= ref.lineNumber && (!b || c.first_line > b.first_line)) b = c;
     if (!b) continue;
     b.raw ??= brotliDecompressSync(b.data);
-    const line = blockLines(b, b.raw, ref.fileId, b.rel_path ?? '', ref.lineNumber)[0];
-    if (line?.lineNumber === ref.lineNumber) out.push(line);
+    b.lines ??= unpackLines(b.line_index, b.first_line, b.first_offset);
+    const line = b.lines[ref.lineNumber - b.first_line]; // a block holds consecutive lines
+    if (line?.lineNumber === ref.lineNumber) out.push(lineRow(b, b.raw, ref.fileId, b.rel_path ?? '', line));
   }
   return out;
 }

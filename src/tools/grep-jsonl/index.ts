@@ -28,6 +28,7 @@ import { SearchSession, type SearchEnd } from './search-pool.js';
 import { scanLedgerFiles, type EvidenceBlock, type LiveRange, type ReadFrom } from './source.js';
 import { recycleBlockBuffer } from './block-buffers.js';
 import { requiredBytes } from './block-search.js';
+import { enoughToFit } from './page-fit.js';
 import type { RangeFound } from './file-range.js';
 
 const SESSION_PAGE = 10_000;
@@ -316,7 +317,7 @@ export const grepJsonl = defineTool({
       found = await grep(store, target.files, plan, window, target.only, new Set(differing.map((h) => h.fileId)));
     }
     const find = await matchFinder(plan);
-    const entries = found.hits.map(({ fileId, bytes, ...hit }) => {
+    const entries = enoughToFit(found.hits, args.max_bytes).map(({ fileId, bytes, ...hit }) => {
       const where = target.place(fileId, hit.line_number);
       return { ...hit, ...where, ...(placeMatch(find, bytes, hit.raw) ?? {}) };
     });

@@ -10,8 +10,10 @@ import { copyFixture, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { runTool } from '../tool.js';
+import type { PackedEvidenceBlockView, Store } from '../../store/store.js';
 import { everySessionFiles } from './every-session.js';
 import { grepJsonl } from './index.js';
+import { scanLedgerFiles, type EvidenceBlock } from './source.js';
 
 type Result = Record<string, any>;
 const SUBAGENTS = 'projects/-home-USER-projects-spotter-worktrees-spotter-fum/8463c716-a2ea-4c14-9efa-87158ebd9f20/subagents';
@@ -83,5 +85,35 @@ describe('grep_jsonl reading live files', () => {
     expect(quick.files.length).toBeGreaterThan(3);
     expect(quick).toEqual(walked);
     await s.close();
+  });
+
+  it("hands a big file's evidence to the workers still compressed, resuming after a pause without repeating a block", async () => {
+    // A store that offers only compressed blocks: a big file read from the evidence must not ask for inflated ones.
+    const packedBlock = (n: number): PackedEvidenceBlockView => ({
+      fileId: 7,
+      file: 'big.jsonl',
+      lines: [{ lineNumber: n, start: 0, length: 1, status: 'ok' }],
+      packed: { data: Buffer.from([n]), rawBytes: 2 },
+    });
+    let scans = 0;
+    const store = {
+      scanEvidence: () => Promise.reject(new Error('a big file was inflated on this thread')),
+      async scanPackedEvidence(_ids: number[], visit: (b: PackedEvidenceBlockView) => boolean | void) {
+        scans++;
+        for (const n of [1, 2, 3]) if (visit(packedBlock(n)) === false) return;
+      },
+    } as unknown as Store;
+    const seen: EvidenceBlock[] = [];
+    let pauses = 1; // the consumer is behind once, after the first block
+    const big = { fileId: 7, file: 'big.jsonl', lines: 3, path: '/nonexistent/big.jsonl', size: 64 * 1024 * 1024, mtimeMs: 0, offset: 64 * 1024 * 1024 };
+    await scanLedgerFiles(
+      store,
+      [big],
+      { evidence: (b) => void seen.push(b), live: () => false, skipped: () => {} },
+      { backlog: () => (seen.length > 0 && pauses-- > 0 ? Promise.resolve() : null), evidenceOnly: new Set(), holding: null },
+    );
+    expect(seen.map((b) => b.lines[0]!.lineNumber)).toEqual([1, 2, 3]);
+    expect(seen.every((b) => 'packed' in b)).toBe(true);
+    expect(scans).toBe(2); // the pause restarted the scan, which skipped the block handed over before it
   });
 });

@@ -8,10 +8,9 @@
 //
 // A live file is not read here: it is opened and checked, then handed over as ranges of about
 // RANGE bytes that the search workers read and search themselves (file-range.ts), so neither the
-// bytes nor their lines pass through this thread. Small files' evidence is read a few files ahead
-// and handed over compressed when the store can (the workers inflate it: Node's async brotli
-// costs this thread about as much as the inflation itself); a big file's is inflated by the store
-// on the thread pool, a few blocks ahead, and handed over inflated.
+// bytes nor their lines pass through this thread. Evidence is handed over compressed when the store
+// can (the workers inflate it: Node's async brotli costs this thread about as much as the
+// inflation itself); small files' is read a few files ahead, a big file's at its turn.
 // Reading pauses while the search workers are far behind (`backlog`), so memory stays bounded; a
 // paused evidence scan is restarted after the last block handed over (the store's scan has no
 // resume point; re-reading the prefix costs decompression only, and only when matching is slower).
@@ -97,18 +96,18 @@ async function visitLive(fd: number, f: LedgerFile, visit: Visitor, control: Sca
 
 /**
  * One big file's evidence, in order, pausing (and resuming after the last block handed over) when
- * the consumer is behind. Its blocks are inflated by the store, SCAN_AHEAD at a time on the thread
- * pool beside the search: measured on a 59 MB ledger of 4 MiB blocks, that beat inflating them
- * on the two search workers (which won on many small files, whose blocks are too small for the
- * thread pool's round trips to pay).
+ * the consumer is behind. Its blocks go to the search workers compressed, as small files' do:
+ * inflating them on the thread pool instead left this thread busy with Node's async brotli
+ * (~100 ms of a 59 MB ledger's `error` search, measured 2026-11-27) while the workers idled.
  */
 async function scanBigEvidence(store: Store, f: LedgerFile, visit: Visitor, control: ScanControl): Promise<boolean> {
   let handedUpTo = 0;
   for (;;) {
     let stopped = false;
     let pause: Promise<void> | null = null;
-    await store.scanEvidence(
-      [f.fileId],
+    await scanStored(
+      store,
+      f.fileId,
       (block) => {
         const last = block.lines[block.lines.length - 1]?.lineNumber;
         if (last === undefined || last <= handedUpTo) return; // empty, or handed over before a pause
