@@ -3,7 +3,6 @@
 // end), at and past the end, filtered by event type and by session.
 
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
@@ -11,22 +10,7 @@ import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema 
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import type { LedgerEntryQuery } from '../store.js';
 import { PostgresStore } from './postgres-store.js';
-
-/** How many statements `store` sends through its pool while `fn` runs. */
-async function statementsDuring(store: PostgresStore, fn: () => Promise<unknown>): Promise<number> {
-  let n = 0;
-  const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-  (store.pool as unknown as { query: typeof query }).query = (config) => {
-    n++;
-    return query(config);
-  };
-  try {
-    await fn();
-  } finally {
-    (store.pool as unknown as { query: typeof query }).query = query;
-  }
-  return n;
-}
+import { statementsDuring } from './test-statements.js';
 
 const unavailable = await postgresUnavailable();
 
@@ -64,7 +48,7 @@ describe.skipIf(unavailable !== null)('one-file ledger pages on PostgreSQL', () 
             const q: LedgerEntryQuery = { fileIds: [fileId], type, sessionId, offset: offset!, limit: limit! };
             const expected = await lite.ledgerEntries(q);
             let got: unknown;
-            expect(await statementsDuring(server, async () => (got = await server.ledgerEntries(q)))).toBe(1);
+            expect((await statementsDuring(server, async () => (got = await server.ledgerEntries(q)))).length).toBe(1);
             expect(got).toEqual(expected);
             compared++;
           }

@@ -12,6 +12,7 @@ import { ingestPaths } from '../../ingest/ingest.js';
 import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
 import { batchedLookup } from './lookup-batch.js';
 import { PostgresStore } from './postgres-store.js';
+import { statementsDuring } from './test-statements.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { tempDir } from '../../../test/helpers.js';
 import { copyFixture } from '../../../test/helpers.js';
@@ -63,21 +64,6 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     } finally {
       await c.end();
     }
-  };
-  /** The statements the store sends through its pool while `fn` runs. */
-  const statementsDuring = async (store: PostgresStore, fn: () => Promise<unknown>) => {
-    const texts: string[] = [];
-    const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-    (store.pool as unknown as { query: typeof query }).query = (config) => {
-      texts.push(config.text);
-      return query(config);
-    };
-    try {
-      await fn();
-    } finally {
-      (store.pool as unknown as { query: typeof query }).query = query;
-    }
-    return texts;
   };
 
   it('prepares a read once per connection, and answers alike after a reconnect and after a migration adds a column it reads', async () => {

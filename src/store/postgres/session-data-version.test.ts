@@ -4,7 +4,6 @@
 
 import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
@@ -13,6 +12,7 @@ import { sessionOverview } from '../../tools/session-overview/index.js';
 import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PostgresStore } from './postgres-store.js';
+import { statementsDuring } from './test-statements.js';
 
 const ID = '8463c716-a2ea-4c14-9efa-87158ebd9f20';
 const PROJECT = join('projects', '-home-USER-projects-spotter-worktrees-spotter-fum');
@@ -31,22 +31,6 @@ function appendEntry(file: string, uuid: string): void {
   const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
   const last = JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>;
   appendFileSync(file, `${JSON.stringify({ ...last, uuid, parentUuid: last.uuid })}\n`);
-}
-
-/** The statements `store` sends through its pool while `fn` runs. */
-async function statementsDuring(store: PostgresStore, fn: () => Promise<unknown>): Promise<string[]> {
-  const texts: string[] = [];
-  const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-  (store.pool as unknown as { query: typeof query }).query = (config) => {
-    texts.push(config.text);
-    return query(config);
-  };
-  try {
-    await fn();
-  } finally {
-    (store.pool as unknown as { query: typeof query }).query = query;
-  }
-  return texts;
 }
 
 const unavailable = await postgresUnavailable();

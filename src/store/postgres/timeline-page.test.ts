@@ -5,29 +5,13 @@
 
 import { cpSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PostgresStore } from './postgres-store.js';
-
-/** The statements `store` sends through its pool while `fn` runs. */
-async function statementsDuring(store: PostgresStore, fn: () => Promise<unknown>): Promise<string[]> {
-  const texts: string[] = [];
-  const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-  (store.pool as unknown as { query: typeof query }).query = (config) => {
-    texts.push(config.text);
-    return query(config);
-  };
-  try {
-    await fn();
-  } finally {
-    (store.pool as unknown as { query: typeof query }).query = query;
-  }
-  return texts;
-}
+import { statementsDuring } from './test-statements.js';
 
 const unavailable = await postgresUnavailable();
 
