@@ -1,7 +1,7 @@
 // A file parsed chunk by chunk (one reader kept across the chunks) must give exactly the lines one
 // read of the file gives, and a parser dropped mid-file must not keep the file open.
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers.js';
@@ -26,7 +26,21 @@ function job(path: string, end: number): ParseJob {
   return { jobId: 1, fileId: 1, source, format: 'claude-code', offset: 0, lineNumber: 1, lastTsKey: null, end };
 }
 
-const openDescriptors = () => readdirSync('/proc/self/fd').length;
+/**
+ * This process's open descriptors on `path`. Counted by target, not in all: the fast tier runs
+ * test files one after another in one process, and an earlier file's descriptors may close
+ * while this one awaits.
+ */
+const descriptorsOn = (path: string): number => {
+  const real = realpathSync(path);
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === real;
+    } catch {
+      return false; // closed since the listing
+    }
+  }).length;
+};
 
 describe('chunk parser', () => {
   beforeAll(async () => {
@@ -65,11 +79,17 @@ describe('chunk parser', () => {
   it('holds no descriptor between chunks, so a parser dropped mid-file leaks none', async () => {
     const path = join(tempDir('hs-chunks-'), 'a.jsonl');
     const bytes = writeSample(path);
-    const before = openDescriptors();
     const parser = new ChunkParser(job(path, bytes.length), undefined);
     const { chunk, blocks } = parser.parse();
     await blocks;
     expect(chunk.more).toBe(true);
-    expect(openDescriptors()).toBe(before);
+    expect(descriptorsOn(path)).toBe(0);
+    // The count sees a descriptor when one is held.
+    const held = openSync(path, 'r');
+    try {
+      expect(descriptorsOn(path)).toBe(1);
+    } finally {
+      closeSync(held);
+    }
   });
 });
