@@ -23,7 +23,7 @@
 //   store schema is newer: it migrates the store on open, and an older build then refuses it.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateClaudeCode } from './generators/claude-code.js';
@@ -170,8 +170,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${warmTable(warm)}\n`);
   }
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
-  if (!process.argv[2] && existsSync(work)) rmSync(work, { recursive: true, force: true });
-  else if (!given) rmSync(home, { recursive: true, force: true });
+  // Everything the bench made is under `work`: a generated corpus and, without BENCH_HOME, the home.
+  rmSync(work, { recursive: true, force: true });
 }
 
 /** The warm figures as a Markdown table. */
