@@ -71,6 +71,12 @@ export const StoreSchemaTooNew = defineError(
     `The store was written by a newer Hindsight (schema ${found}; this one knows up to ${known}). Upgrade Hindsight or use another --db.`,
 );
 
+export const EvidenceDamaged = defineError(
+  'EVIDENCE_DAMAGED',
+  (file: string, firstLine: number, reason: string) =>
+    `The stored evidence of ${file} from line ${firstLine} cannot be read (${reason}): that part of the store is damaged. Restore the store from a copy, or ingest the source into a fresh store (--db).`,
+);
+
 /** Turn anything thrown into the error shape the envelopes use. */
 export function toErrorShape(err: unknown): HindsightErrorShape {
   if (err instanceof HindsightError) return { code: err.code, message: err.message };

@@ -2,10 +2,9 @@
 // event type (index-backed, so a deep page costs a count per file and one range read), and a
 // block-by-block scan of the evidence for grep.
 
-import { brotliDecompressSync } from '../shared/brotli.js';
 import { partsToKey } from '../../core/time.js';
 import { unpackLines } from '../sqlite/line-index.js';
-import { visitBlocks, visitPackedBlocks, type StoredBlock } from '../shared/visit-blocks.js';
+import { inflateBlock, visitBlocks, visitPackedBlocks, type StoredBlock } from '../shared/visit-blocks.js';
 import { gramProbe, mayHold, type GramProbe } from '../shared/gram-filter.js';
 import type { EvidenceBlockView, EvidenceLine, EvidenceRef, EvidenceSkip, LedgerEntryQuery, LedgerEntryRow, PackedEvidenceBlockView, RawLineRow } from '../store.js';
 import { first, RowList, type Sql } from './sql.js';
@@ -57,7 +56,7 @@ export async function readEvidenceLines(sql: Sql, refs: EvidenceRef[]): Promise<
     let b: Fetched | undefined;
     for (const c of byFile.get(ref.fileId) ?? []) if (c.first_line <= ref.lineNumber && (!b || c.first_line > b.first_line)) b = c;
     if (!b) continue;
-    b.raw ??= brotliDecompressSync(b.data);
+    b.raw ??= inflateBlock(b.data, b.raw_bytes, b.rel_path ?? `file ${ref.fileId}`, b.first_line);
     b.lines ??= unpackLines(b.line_index, b.first_line, b.first_offset);
     const line = b.lines[ref.lineNumber - b.first_line]; // a block holds consecutive lines
     if (line?.lineNumber === ref.lineNumber) out.push(lineRow(b, b.raw, ref.fileId, b.rel_path ?? '', line));
@@ -89,7 +88,7 @@ export async function readRawLines(sql: Sql, fileIds: number[], from: number, li
       );
       cond = 'first_line >= $2';
       for (const b of blocks) {
-        out.push(...blockLines(b, brotliDecompressSync(b.data), fileId, f.rel_path, wantLine).slice(0, limit - out.length));
+        out.push(...blockLines(b, inflateBlock(b.data, b.raw_bytes, f.rel_path, b.first_line), fileId, f.rel_path, wantLine).slice(0, limit - out.length));
         if (out.length >= limit) break;
       }
       if (blocks.length < PAGE_FETCH) break;

@@ -6,6 +6,7 @@
 // brotliDecompressSync on a worker costs the inflation alone.
 
 import { brotliDecompress, brotliDecompressSync } from './brotli.js';
+import { EvidenceDamaged } from '../../core/errors.js';
 import { unpackLines } from '../sqlite/line-index.js';
 import type { EvidenceBlockView, PackedEvidence, PackedEvidenceBlockView } from '../store.js';
 
@@ -46,7 +47,12 @@ export async function visitBlocks(
   const fill = () => {
     while (pending.length < SCAN_AHEAD && next < rows.length) {
       const row = rows[next++]!;
-      pending.push(brotliDecompress(row.data, chunkFor(row.raw_bytes)));
+      const raw = brotliDecompress(row.data, chunkFor(row.raw_bytes)).then(
+        (bytes) => checkedSize(bytes, row.raw_bytes, file, row.first_line),
+        (err: Error) => Promise.reject(EvidenceDamaged(file, row.first_line, err.message)),
+      );
+      raw.catch(() => undefined); // awaited in order below; one ahead failing while an earlier one throws is not unhandled
+      pending.push(raw);
     }
   };
   fill();
@@ -74,7 +80,27 @@ export function visitPackedBlocks(
   return true;
 }
 
-/** A packed block's bytes (synchronous: for a worker thread). */
-export function inflateEvidence(packed: PackedEvidence): Buffer {
-  return brotliDecompressSync(packed.data, chunkFor(packed.rawBytes));
+/**
+ * A stored block's bytes, inflated here (synchronous: a worker thread's, or a page of lines). A
+ * blob that does not inflate, or inflates to another size than its row records (truncated or
+ * altered in the store), is EVIDENCE_DAMAGED naming the file and line: never other lines.
+ */
+export function inflateBlock(data: Buffer, rawBytes: number | null, file: string, firstLine: number): Buffer {
+  let raw: Buffer;
+  try {
+    raw = brotliDecompressSync(data, chunkFor(rawBytes ?? 0));
+  } catch (err) {
+    throw EvidenceDamaged(file, firstLine, (err as Error).message);
+  }
+  return checkedSize(raw, rawBytes, file, firstLine);
+}
+
+function checkedSize(raw: Buffer, rawBytes: number | null, file: string, firstLine: number): Buffer {
+  if (rawBytes !== null && raw.length !== rawBytes) throw EvidenceDamaged(file, firstLine, `${raw.length} bytes where ${rawBytes} were stored`);
+  return raw;
+}
+
+/** A packed block's bytes (synchronous: for a worker thread), `file` and `firstLine` saying where it is. */
+export function inflateEvidence(packed: PackedEvidence, file: string, firstLine: number): Buffer {
+  return inflateBlock(packed.data, packed.rawBytes, file, firstLine);
 }

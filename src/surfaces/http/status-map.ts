@@ -62,6 +62,8 @@ export const TOOL_ERROR_STATUS: Readonly<Record<string, number>> = {
   STORE_UNAVAILABLE: 503,
   SYNC_REMOTE_UNREACHABLE: 503,
   INTERNAL: 500,
+  // A stored evidence block does not inflate to what its row records: the server's store is damaged there.
+  EVIDENCE_DAMAGED: 500,
   // Raised before a server listens (no token off loopback), so never an answer; 500 if it ever were.
   TOKEN_REQUIRED: 500,
 };

@@ -208,7 +208,7 @@ async function grep(
             lengths[k] = block.lines[k]!.length;
           }
           const lastIncomplete = block.lines[n - 1]!.status === 'incomplete';
-          if ('packed' in block) session.submitPacked({ packed: block.packed, starts, lengths, lastIncomplete, only: indexes }, collect(block));
+          if ('packed' in block) session.submitPacked({ packed: block.packed, where: { file: block.file, firstLine: block.lines[0]!.lineNumber }, starts, lengths, lastIncomplete, only: indexes }, collect(block));
           else session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block));
         },
         skipped(file) {

@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HindsightError } from '../../core/errors.js';
 import { Worker } from 'node:worker_threads';
 import type { SearchPlan } from '../../core/safe-regex.js';
 import { takeBlockBuffer } from './block-buffers.js';
@@ -248,7 +249,7 @@ export class SearchSession {
 
   private answered(msg: FromWorker): void {
     if (this.ended || !this.waitingFor.has(msg.seq)) return;
-    if (msg.kind === 'failed') return this.fail(new Error(`the search worker failed: ${msg.message}`));
+    if (msg.kind === 'failed') return this.fail(msg.code !== undefined ? new HindsightError(msg.code, msg.message) : new Error(`the search worker failed: ${msg.message}`));
     this.early.set(msg.seq, msg);
     for (let next = this.early.get(this.delivered); next; next = this.early.get(this.delivered)) {
       this.early.delete(this.delivered);

@@ -14,23 +14,24 @@ import type { SearchPlan } from '../../core/safe-regex.js';
 import { blockSearch, type BlockSearch, type SearchBlock } from './block-search.js';
 import { searchRange, type FileRange, type RangeFound } from './file-range.js';
 import { inflateEvidence } from '../../store/shared/visit-blocks.js';
+import { HindsightError } from '../../core/errors.js';
 import type { PackedEvidence } from '../../store/store.js';
 
-/** A stored block as it is kept: its lines, and its bytes to inflate. */
-export type PackedBlock = Omit<SearchBlock, 'data'> & { packed: PackedEvidence };
+/** A stored block as it is kept: its lines, its bytes to inflate, and where it is (for the error if they do not inflate). */
+export type PackedBlock = Omit<SearchBlock, 'data'> & { packed: PackedEvidence; where: { file: string; firstLine: number } };
 export type Job = { kind: 'block'; block: SearchBlock } | { kind: 'packed'; block: PackedBlock } | { kind: 'range'; range: FileRange };
 /** Per block: its matching lines, and its bytes handed back (transferred) so the main thread can read them; per range: where its matches are. */
 export type JobResult = { kind: 'block'; lines: number[]; data: Uint8Array } | { kind: 'range'; found: RangeFound };
 /** `pageFull[0]` is 1 once the caller needs no more lines' bytes. */
 export type ToWorker = { kind: 'plan'; plan: SearchPlan; pageFull: Int32Array } | { kind: 'jobs'; seq: number; jobs: Job[] };
-export type FromWorker = { kind: 'answered'; seq: number; results: JobResult[] } | { kind: 'failed'; seq: number; message: string };
+export type FromWorker = { kind: 'answered'; seq: number; results: JobResult[] } | { kind: 'failed'; seq: number; message: string; code?: string };
 
 const NOTHING = new Uint8Array(0);
 
 function run(search: BlockSearch, job: Job, pageFull: Int32Array): JobResult {
   if (job.kind === 'range') return { kind: 'range', found: searchRange(job.range, search) };
   if (job.kind === 'block') return { kind: 'block', lines: search(job.block), data: job.block.data };
-  const data = inflateEvidence(job.block.packed);
+  const data = inflateEvidence(job.block.packed, job.block.where.file, job.block.where.firstLine);
   const lines = search({ ...job.block, data });
   // Bytes the caller cannot use are not sent: it would only drop them (and a thread's dropped
   // foreign buffers are not counted towards its collections).
@@ -68,7 +69,8 @@ if (port) {
       const found = search;
       reply = { kind: 'answered', seq: msg.seq, results: msg.jobs.map((job) => run(found, job, pageFull)) };
     } catch (err) {
-      reply = { kind: 'failed', seq: msg.seq, message: (err as Error).message };
+      // A HindsightError's code crosses too (EVIDENCE_DAMAGED: the store, not the search, failed).
+      reply = { kind: 'failed', seq: msg.seq, message: (err as Error).message, ...(err instanceof HindsightError ? { code: err.code } : {}) };
     }
     port.postMessage(reply, reply.kind === 'answered' ? transferred(reply.results) : []);
   });
