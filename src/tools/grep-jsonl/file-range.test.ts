@@ -75,4 +75,42 @@ describe('searchRange', () => {
       closeSync(fd);
     }
   });
+  it('ends at the file\'s end when the file shrank after the check, mid-line, and reports nothing past it', async () => {
+    const path = join(tempDir('hs-range-'), 'f.jsonl');
+    const whole = '{"a":"HIT one"}\n{"b":"HIT two"}\n{"c":"HIT three"}\n';
+    writeFileSync(path, whole);
+    const size = Buffer.byteLength(whole);
+    // Cut inside the second line: the checked size (its old one) now runs past the end.
+    writeFileSync(path, whole.slice(0, 22));
+    const fd = openSync(path, 'r');
+    try {
+      const found = searchRange({ fd, from: 0, to: size, size }, blockSearch(await planUserSearch('HIT')));
+      // The first line whole, the cut second one as far as it goes ('{"b":"', before its HIT).
+      expect(found.lineCount).toBe(2);
+      expect([...found.matched]).toEqual([0]);
+      expect([...found.lengths]).toEqual([15]);
+      const tail = searchRange({ fd, from: 30, to: size, size }, blockSearch(await planUserSearch('HIT')));
+      expect(tail.lineCount).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('reads a line far longer than its buffer whole (a 5 MiB line), and the lines around it', async () => {
+    const path = join(tempDir('hs-range-'), 'f.jsonl');
+    const long = `{"big":"${'x'.repeat(5 << 20)}HIT"}`;
+    const text = `{"a":1}\n${long}\n{"c":"HIT"}\n`;
+    writeFileSync(path, text);
+    const size = Buffer.byteLength(text);
+    const fd = openSync(path, 'r');
+    try {
+      const found = searchRange({ fd, from: 0, to: size, size }, blockSearch(await planUserSearch('HIT')));
+      expect(found.lineCount).toBe(3);
+      expect([...found.matched]).toEqual([1, 2]);
+      expect(found.lengths[0]).toBe(long.length);
+      expect(found.starts[1]).toBe(8 + long.length + 1);
+    } finally {
+      closeSync(fd);
+    }
+  });
 });
