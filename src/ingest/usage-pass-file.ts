@@ -135,7 +135,14 @@ class Collector {
 
 /** Parse the kept lines of a JSONL file as parseJsonlFile would hand them to `parser`. */
 function readJsonl(file: SourceFile, parser: LineParser, lines: UsageLines | null, into: Collector): void {
-  const bytes = readWhole(file.path);
+  let bytes: Buffer;
+  try {
+    bytes = readWhole(file.path);
+  } catch {
+    // A dangling link, a link loop, a file gone or unreadable: the ingest reads nothing from it
+    // either (ingest-file.ts: an unreadable_file or entry-problem defect), so neither does the pass.
+    return;
+  }
   const scan = lines?.scan?.(bytes);
   let start = 0;
   let lineNumber = 1;

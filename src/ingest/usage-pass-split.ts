@@ -61,6 +61,15 @@ export interface UsageReader {
   close(): void;
 }
 
+/** A file's size for the claiming order; 0 when it cannot be stat'ed (readFileUsage skips it then). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * The reading units of `files` (index lists: a session group's files — `groups`, one key per file —
  * or else a chain group's files together in discovery order, any other file alone), larger first —
@@ -74,7 +83,7 @@ export function readingUnits(files: readonly SourceFile[], groups?: readonly str
     const key = groups ? `session\0${groups[i]}` : file.chainGroup ? `group\0${file.chainGroup}` : `file\0${i}`;
     const unit = units.get(key) ?? { indexes: [], bytes: 0 };
     unit.indexes.push(i);
-    unit.bytes += statSync(file.path, { throwIfNoEntry: false })?.size ?? 0;
+    unit.bytes += sizeOf(file.path);
     units.set(key, unit);
   });
   // A stable sort: equal sizes keep discovery order.

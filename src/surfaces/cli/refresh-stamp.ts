@@ -70,7 +70,16 @@ export async function defaultRootsNow(env: NodeJS.ProcessEnv, home: string): Pro
 export function takeSnapshot(roots: readonly DefaultRoot[]): Snapshot | null {
   const dirs: [string, number][] = [];
   const files: [string, number, number][] = [];
-  const stat = stampStat();
+  const stamp = stampStat();
+  // An entry that cannot be stat'ed (ELOOP: a link loop; EACCES) is left out like a FIFO: the
+  // ingest reports it, and replacing it changes its folder's mtime, which the stamp holds.
+  const stat = (path: string) => {
+    try {
+      return stamp(path);
+    } catch {
+      return undefined;
+    }
+  };
   const seen = new Set<string>();
   const pending = roots.map((r) => r.path);
   while (pending.length > 0) {
@@ -135,12 +144,19 @@ export function stampHolds(dbPath: string, roots: readonly DefaultRoot[]): boole
   if (!store || store.ino !== stamp.store.ino || store.birthtimeMs !== stamp.store.birthtimeMs) return false;
   if (JSON.stringify(stamp.roots) !== JSON.stringify(roots)) return false;
   const stat = stampStat();
-  for (const [path, mtimeMs] of stamp.dirs) {
-    if (stat(path)?.mtimeMs !== mtimeMs) return false;
-  }
-  for (const [path, size, mtimeMs] of stamp.files) {
-    const s = stat(path);
-    if (s?.size !== size || s.mtimeMs !== mtimeMs) return false;
+  try {
+    for (const [path, mtimeMs] of stamp.dirs) {
+      if (stat(path)?.mtimeMs !== mtimeMs) return false;
+    }
+    for (const [path, size, mtimeMs] of stamp.files) {
+      const s = stat(path);
+      if (s?.size !== size || s.mtimeMs !== mtimeMs) return false;
+    }
+  } catch {
+    // A stamped path that cannot be stat'ed now (ELOOP: it became a link loop; EACCES) has changed
+    // since the stamp: refresh, and let the ingest say what is wrong with it. (ENOENT and ENOTDIR
+    // are answered as "no entry" by the stat itself.)
+    return false;
   }
   return true;
 }

@@ -3,7 +3,7 @@
 // $HINDSIGHT_DB and --no-refresh read the store as it is.
 
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFixture, REPO, tempDir } from '../../../test/helpers.js';
@@ -170,6 +170,32 @@ describe('first usage report on a machine with no store', () => {
     expect(rows.find((r) => r.key === '2026-03-02')?.tokens.input).toBe(12);
   });
 
+  it('a stamped folder that has become a file: the next report refreshes instead of failing', async () => {
+    const slug = join(m.config, 'projects', '-path-to-Fresh');
+    rmSync(slug, { recursive: true });
+    writeFileSync(slug, 'not a folder any more\n');
+    // The stamp lists files below that folder: stat of <file>/fresh-1.jsonl is ENOTDIR, not ENOENT.
+    const next = await report(m, ['daily'], { json: true });
+    expect(next.run.answeredFrom).toBe('refreshed-store');
+    expect(next.out[0]!.code).toBe(0);
+    expect((await report(m, ['daily'], { json: true })).run.answeredFrom).toBe('store');
+  });
+
+  it('a stamped file replaced by a symbolic link loop: the next report refreshes instead of failing', async () => {
+    const slug = join(m.config, 'projects', '-path-to-Loop');
+    mkdirSync(slug);
+    const file = join(slug, 'loop-1.jsonl');
+    writeFileSync(file, `${JSON.stringify({ type: 'user', sessionId: 'loop-1', timestamp: '2026-03-03T10:00:00.000Z', message: { role: 'user', content: 'hi' } })}\n`);
+    expect((await report(m, ['daily'], { json: true })).run.answeredFrom).toBe('refreshed-store');
+    rmSync(file);
+    symlinkSync(file, file);
+    // stat of the stamped path now fails with ELOOP (not ENOENT): that is a change, not a crash.
+    const next = await report(m, ['daily'], { json: true });
+    expect(next.run.answeredFrom).toBe('refreshed-store');
+    expect(next.out[0]!.code).toBe(0);
+    rmSync(slug, { recursive: true });
+  });
+
   it('sessions refreshes too (no usage pass: it reads the store after the ingest)', async () => {
     const fresh = machine();
     const listed = await report(fresh, [], { json: true }, 'sessions');
@@ -196,6 +222,19 @@ describe('first usage report on a machine with no store', () => {
       expect(pass.out[0]!.stdout).toContain('gpt-4o');
       expect(JSON.parse(pass.out[0]!.stdout)).toEqual(JSON.parse(await fromStore(fresh, [...positionals], { ...given })));
     }
+  });
+
+  it('links named like transcripts that lead nowhere (dangling, a loop): the pass answers with the ingest\'s numbers', async () => {
+    const fresh = machine();
+    const slug = join(fresh.config, 'projects', '-path-to-Links');
+    mkdirSync(slug);
+    symlinkSync(join(fresh.home, 'gone', 'x.jsonl'), join(slug, 'dangling-1.jsonl'));
+    symlinkSync(join(slug, 'loop-1.jsonl'), join(slug, 'loop-1.jsonl'));
+    const pass = await report(fresh, ['daily'], { json: true });
+    expect(pass.run.code).toBe(0);
+    expect(pass.run.answeredFrom).toBe('usage-pass');
+    expect(pass.out[0]!.stdout).toBe(await fromStore(fresh, ['daily'], { json: true }));
+    expect((await report(fresh, ['daily'], { json: true })).run.answeredFrom).toBe('store');
   });
 
   it('a zone that is UTC under another name (Etc/UTC, GMT) is answered by the pass, with the store\'s numbers', async () => {
