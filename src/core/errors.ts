@@ -46,8 +46,8 @@ export const UnknownFormat = defineError(
 );
 export const FormatNotDetected = defineError(
   'FORMAT_NOT_DETECTED',
-  (path: string) =>
-    `Could not tell which agent wrote ${path}: expected a Claude Code config folder (with projects/), an Amplifier home (projects/<slug>/sessions/), or a Control Plane root (HO2/ledger/ho2m.jsonl). Pass --format to say which.`,
+  (path: string, layouts: readonly { format: string; layout: string }[]) =>
+    `Could not tell which agent wrote ${path}: expected ${layouts.map((l) => l.layout).join(', ')}, or a session file of one of them. Pass --format (${layouts.map((l) => l.format).join(', ')}) to say which.`,
 );
 export const NotASessionFile = defineError(
   'NOT_A_SESSION_FILE',

@@ -182,6 +182,8 @@ export interface Importer {
   format: Format;
   /** One sentence for `hindsight ingest --help` and docs. */
   description: string;
+  /** What a root of this format looks like, in a few words, for the error when no format fits a path. */
+  layout: string;
   /** True when `path` looks like a root of this format (by layout, cheaply). */
   detect(path: string): Promise<boolean>;
   /** Default roots that exist on this machine, from the environment. */

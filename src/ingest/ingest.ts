@@ -127,7 +127,7 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
       if (!format) {
         // Not a root itself: search it for the roots it holds, each ingested as its own.
         const below = await findRootsBelow(real);
-        if (below.length === 0) throw FormatNotDetected(real);
+        if (below.length === 0) throw FormatNotDetected(real, await knownLayouts());
         targets.push(...below);
         continue;
       }
@@ -144,6 +144,11 @@ async function resolveRoots(paths: string[], options: IngestOptions): Promise<{ 
   return { planned, results, defaults };
 }
 
+/** What a root of each format looks like, in detection order: what FormatNotDetected says was expected. */
+async function knownLayouts(): Promise<{ format: string; layout: string }[]> {
+  return (await loadImporters()).map((i) => ({ format: i.format, layout: i.layout }));
+}
+
 /**
  * A single session file (a Claude Code transcript, an Amplifier session's file): its folder is
  * the root, and only that session's files (with its sub-agents' files) are ingested.
@@ -152,7 +157,7 @@ async function resolveSessionFile(file: string, format: Format | undefined): Pro
   const dir = dirname(file);
   // The file's own content first (a transcript outside projects/), then its folder's layout.
   const found = format ?? (await detectFormat(file)) ?? (await detectFormat(dir));
-  if (!found) throw FormatNotDetected(file);
+  if (!found) throw FormatNotDetected(file, await knownLayouts());
   const importer = await loadImporter(found);
   const all = await importer.discover(dir);
   const target = all.find((f) => f.path === file);

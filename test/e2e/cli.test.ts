@@ -3,6 +3,7 @@
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FORMATS } from '../../src/formats/registry.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers.js';
 
@@ -108,6 +109,9 @@ describe('hindsight CLI', () => {
     const unknown = runCli(['ingest', loose, '--db', join(dir, 'h.db')]);
     expect(unknown.status).toBe(1);
     expect(unknown.stdout).toMatch(/Could not tell which agent wrote .*loose\.jsonl/);
+    // Every format this build reads is named, with the --format value that picks it.
+    const named = /Pass --format \(([^)]*)\)/.exec(unknown.stdout)?.[1]?.split(', ');
+    expect(named?.sort()).toEqual([...FORMATS].sort());
   });
 
   it('reports a path that does not exist and ingests the others', () => {

@@ -25,6 +25,7 @@ export const amplifier = defineImporter({
   format: 'amplifier',
   description:
     'Amplifier sessions (~/.amplifier or $AMPLIFIER_HOME): projects/<slug>/sessions/<id>/ with metadata.json, transcript.jsonl and events.jsonl; sub-agents and forks become their own sessions.',
+  layout: 'an Amplifier home (projects/<slug>/sessions/<id>/)',
   detect: looksLikeAmplifier,
   defaultRoots: amplifierDefaultRoots,
   discover: discoverAmplifier,

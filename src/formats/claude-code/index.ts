@@ -18,6 +18,7 @@ export const claudeCode = defineImporter({
   format: 'claude-code',
   description:
     'Claude Code transcripts (~/.claude or CLAUDE_CONFIG_DIR: projects/<slug>/<session>.jsonl), with sub-agents and sidechains as child sessions.',
+  layout: 'a Claude Code config folder (projects/<slug>/<session>.jsonl)',
   detect: detectClaudeCode,
   defaultRoots: defaultClaudeRoots,
   discover: discoverClaudeCode,

@@ -18,6 +18,7 @@ export const codex = defineImporter({
   format: 'codex',
   description:
     'Codex CLI rollouts ($CODEX_HOME or ~/.codex: sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/), one session per rollout; forks and spawned agents become child sessions.',
+  layout: 'a Codex home (sessions/YYYY/MM/DD/rollout-*.jsonl)',
   detect: detectCodex,
   defaultRoots: codexDefaultRoots,
   discover: discoverCodex,

@@ -13,6 +13,7 @@ import { summarizePlaneSession } from './summarize.js';
 export const controlPlane = defineImporter({
   format: 'control-plane',
   description: 'Control Plane v2 plane roots: HO2/HO1/HOT ledgers with rotated segments, hash chains verified on import.',
+  layout: 'a Control Plane root (HO2/ledger/ho2m.jsonl)',
   detect: (path) => isPlaneRoot(path),
   defaultRoots: rootsFromEnv,
   discover: (root, rootNotes) => discoverPlane(root, rootNotes),

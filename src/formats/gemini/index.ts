@@ -17,6 +17,7 @@ export const gemini = defineImporter({
   format: 'gemini',
   description:
     'Gemini CLI chats (~/.gemini, or $GEMINI_DATA_DIR naming its tmp/ folder): tmp/<project>/chats/session-*.jsonl (or .json from older CLIs), one session per file; sub-agents in chats/<session>/.',
+  layout: 'a Gemini CLI folder (tmp/<project>/chats/)',
   detect: looksLikeGemini,
   defaultRoots: geminiDefaultRoots,
   discover: discoverGemini,

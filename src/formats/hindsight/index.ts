@@ -21,6 +21,7 @@ export const hindsightFormat = defineImporter({
   format: HINDSIGHT_FORMAT,
   description:
     'Hindsight runtime sessions ($XDG_DATA_HOME/hindsight/sessions or ~/.local/share/hindsight/sessions: YYYY/MM/DD/<session id>.jsonl), recorded as the runtime runs; a handoff child becomes a sub-agent of its parent.',
+  layout: 'Hindsight runtime sessions (sessions/YYYY/MM/DD/<id>.jsonl)',
   detect: detectHindsight,
   defaultRoots: hindsightDefaultRoots,
   discover: discoverHindsight,

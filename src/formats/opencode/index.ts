@@ -16,6 +16,7 @@ export const openCode = defineImporter({
   format: 'opencode',
   description:
     'OpenCode sessions (~/.local/share/opencode or $OPENCODE_DATA_DIR): opencode.db read-only (session, message and part rows; credential tables never read) and the older storage/ JSON documents.',
+  layout: 'an OpenCode data folder (opencode.db or storage/)',
   detect: looksLikeOpenCode,
   defaultRoots: openCodeDefaultRoots,
   discover: discoverOpenCode,
