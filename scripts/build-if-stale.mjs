@@ -12,7 +12,7 @@
 // The tool catalogues (dist/src/tools/tool-catalogue.json, tool-commands.json) are out of date when
 // a compiled tool module is newer. The CLI's bundle (dist/bundle/, scripts/bundle-cli.mjs) is out of
 // date when it is missing, older than the compiled CLI it was made from, or older than the scripts
-// that make it (bundle-cli.mjs and bundle-sqlite-driver.mjs).
+// that make it (bundle-cli.mjs, bundle-sqlite-driver.mjs and cached-chunks.mjs).
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -107,7 +107,7 @@ function bundleStaleReason(root) {
   const bundled = mtime(join(root, 'dist', 'bundle', 'surfaces', 'cli', 'main.js'));
   if (bundled === null) return 'the CLI bundle has not been built';
   if (mtime(join(root, 'dist', 'src', 'surfaces', 'cli', 'main.js')) > bundled) return 'the CLI bundle is older than the compiled CLI';
-  for (const script of ['bundle-cli.mjs', 'bundle-sqlite-driver.mjs']) {
+  for (const script of ['bundle-cli.mjs', 'bundle-sqlite-driver.mjs', 'cached-chunks.mjs']) {
     if (mtime(join(root, 'scripts', script)) > bundled) return `scripts/${script} changed since the last bundle`;
   }
   return null;

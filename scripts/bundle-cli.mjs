@@ -30,6 +30,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 import { bundleSqliteDriver } from './bundle-sqlite-driver.mjs';
+import { cacheChunk } from './cached-chunks.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPILED = join(ROOT, 'dist', 'src');
@@ -38,6 +39,16 @@ const TOOLS = join(COMPILED, 'tools');
 const TOOL_LOADER = join(TOOLS, 'tool-loader.js');
 /** Where the bundle goes; bin/hindsight runs its surfaces/cli/main.js. */
 const BUNDLE_DIR = join(ROOT, 'dist', 'bundle');
+/**
+ * Chunks run as scripts with V8's code cache (cached-chunks.mjs, src/surfaces/cli/chunk-cache.ts),
+ * by chunk name or file name: what a warm report loads besides main's own — `report`, the largest
+ * (~14 ms of compiling in a warm `usage daily` before), the tool loader, the usage tool and the two
+ * small chunks it shares with other tools. main.js and main-deps stay modules: cached, they were no
+ * faster, and `--help` would pay for the loader (docs/benchmarks.md, "V8 code cache").
+ */
+const CACHED_CHUNKS = ['report', 'tool-loader', 'version-cache', 'json-schema', 'tools/usage-report/index.js'];
+/** The compiled loader the cached chunks' facades import. */
+const CHUNK_CACHE_LOADER = join(COMPILED, 'surfaces', 'cli', 'chunk-cache.js');
 /** npm packages bundled in rather than loaded from node_modules (see above). */
 const BUNDLED_PACKAGES = new Set(['zod']);
 /**
@@ -180,7 +191,7 @@ export async function bundleCli() {
   });
   try {
     rmSync(BUNDLE_DIR, { recursive: true, force: true });
-    await bundle.write({
+    const { output } = await bundle.write({
       dir: BUNDLE_DIR,
       format: 'es',
       entryFileNames: '[name].js',
@@ -188,6 +199,12 @@ export async function bundleCli() {
       manualChunks: reportChunks(),
       experimentalMinChunkSize: MIN_CHUNK_BYTES,
     });
+    if (!existsSync(CHUNK_CACHE_LOADER)) throw new Error(`bundle-cli: ${relative(ROOT, CHUNK_CACHE_LOADER)} is missing: run tsc first`);
+    for (const name of CACHED_CHUNKS) {
+      const chunk = output.find((c) => c.type === 'chunk' && (c.name === name || c.fileName === name));
+      if (!chunk) throw new Error(`bundle-cli: no chunk named or written as ${name} (CACHED_CHUNKS); update the list`);
+      cacheChunk(BUNDLE_DIR, chunk.fileName, CHUNK_CACHE_LOADER);
+    }
     // better-sqlite3's JavaScript as one file beside the chunks (bundle-sqlite-driver.mjs says why).
     bundleSqliteDriver(BUNDLE_DIR);
   } finally {

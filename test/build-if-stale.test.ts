@@ -52,9 +52,12 @@ describe('build-if-stale', () => {
     expect(staleReason(oldBundle)).toBe('the CLI bundle is older than the compiled CLI');
   });
 
-  it('rebuilds when a script that makes the bundle changed since (the one-file SQLite driver too)', () => {
+  it('rebuilds when a script that makes the bundle changed since (the one-file SQLite driver and the cached chunks too)', () => {
     const root = builtTree();
     write(root, 'scripts/bundle-sqlite-driver.mjs', 5000);
     expect(staleReason(root)).toBe('scripts/bundle-sqlite-driver.mjs changed since the last bundle');
+    const cached = builtTree();
+    write(cached, 'scripts/cached-chunks.mjs', 5000);
+    expect(staleReason(cached)).toBe('scripts/cached-chunks.mjs changed since the last bundle');
   });
 });

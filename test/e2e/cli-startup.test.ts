@@ -3,11 +3,11 @@
 // a resolve hook on the built CLI.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, runCli, tempDir } from '../helpers.js';
+import { BIN, FIXTURES, REPO, runCli, tempDir } from '../helpers.js';
 
 const work = tempDir('hs-startup-');
 const db = join(work, 'h.db');
@@ -102,5 +102,18 @@ describe('what each command loads', () => {
     // chunks it shares with other tools; 22 files before scripts/bundle-cli.mjs grouped the path.
     expect([...loaded].filter((u) => /\/chunks\/report-[\w-]+\.js$/.test(u))).toHaveLength(1);
     expect(loaded.size).toBeLessThanOrEqual(8);
+  });
+
+  it('the report chunk runs from its script with a V8 code cache beside it (scripts/cached-chunks.mjs)', () => {
+    const chunks = join(REPO, 'dist', 'bundle', 'chunks');
+    const facade = readdirSync(chunks).find((f) => /^report-[\w-]+\.js$/.test(f) && !f.endsWith('.script.js'))!;
+    const script = facade.replace(/\.js$/, '.script.js');
+    expect(readFileSync(join(chunks, facade), 'utf8')).toContain(`loadCachedChunk(new URL("./${script}"`);
+    modulesLoaded(['usage', 'daily', '--json']);
+    // Written at the exit of the first report that found none (or kept from an earlier run): it
+    // starts with its header and holds the script's exact bytes.
+    const cache = readFileSync(join(chunks, `${script}.v8cache`));
+    expect(cache.subarray(0, 24).toString('latin1')).toBe('hindsight-chunk-cache 1\n');
+    expect(cache.includes(readFileSync(join(chunks, script)))).toBe(true);
   });
 });
