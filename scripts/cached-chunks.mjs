@@ -11,7 +11,8 @@
 //   name, to be safe): the facade exports a copy taken once, which would not follow it;
 // - top-level await, `export` forms other than rollup's closing `export { … }`;
 // - a static import of a chunk that imports this chunk back (a cycle: its code would see the
-//   exports before they exist);
+//   exports before they exist), or of a binding its module assigns again later (the script is
+//   handed the value once);
 // - names the wrapper uses appearing in the code.
 //
 // Plain JavaScript: bundle-cli.mjs runs it after rollup.
@@ -53,6 +54,40 @@ function assignedNames(ast) {
     else if (node.type === 'UpdateExpression') targets(node.argument);
     else if ((node.type === 'ForInStatement' || node.type === 'ForOfStatement') && node.left.type !== 'VariableDeclaration') targets(node.left);
   });
+  return names;
+}
+
+/** Top-level declarations of `ast`: name → 'function' | 'class' | 'let' | 'var' | 'const'. */
+function topLevelKinds(ast) {
+  const declared = new Map();
+  for (const node of ast.body) {
+    if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') declared.set(node.id.name, node.type);
+    else if (node.type === 'VariableDeclaration') for (const d of node.declarations) walk(d.id, (n) => n.type === 'Identifier' && declared.set(n.name, node.kind));
+    else if ((node.type === 'ExportNamedDeclaration') && node.declaration?.type === 'VariableDeclaration') {
+      for (const d of node.declaration.declarations) walk(d.id, (n) => n.type === 'Identifier' && declared.set(n.name, node.declaration.kind));
+    }
+  }
+  return declared;
+}
+
+/**
+ * The names module `code` exports whose binding can change after it is evaluated: a let or var
+ * assigned anywhere after its declaration (any binding of that name, to be safe).
+ */
+function movingExports(code) {
+  const ast = parseAst(code);
+  const declared = topLevelKinds(ast);
+  const assigned = assignedNames(ast);
+  const moving = (local) => (declared.get(local) === 'let' || declared.get(local) === 'var') && assigned.has(local);
+  const names = new Set();
+  for (const node of ast.body) {
+    if (node.type !== 'ExportNamedDeclaration') continue;
+    if (node.declaration?.type === 'VariableDeclaration') {
+      for (const d of node.declaration.declarations) walk(d.id, (n) => n.type === 'Identifier' && moving(n.name) && names.add(n.name));
+    } else if (!node.source) {
+      for (const sp of node.specifiers) if (moving(sp.local.name)) names.add(sp.exported.type === 'Identifier' ? sp.exported.name : sp.exported.value);
+    }
+  }
   return names;
 }
 
@@ -168,6 +203,19 @@ export function cacheChunk(bundleDir, chunkFile, loaderFile) {
     if (seen.has(file) || !file.endsWith('.js') || file.startsWith('..')) continue;
     seen.add(file);
     for (const next of importsOf(file, readFileSync(join(bundleDir, file), 'utf8'))) pending.push([next, via]);
+  }
+  // The facade hands the script each imported binding's value once; a binding its module assigns
+  // again later would not follow. Refused like an exported let of the chunk itself.
+  for (const node of parseAst(code).body) {
+    if (node.type !== 'ImportDeclaration' || !node.source.value.startsWith('.')) continue;
+    const dep = posix.join(posix.dirname(self), node.source.value);
+    const moving = movingExports(readFileSync(join(bundleDir, dep), 'utf8'));
+    for (const sp of node.specifiers) {
+      const name = sp.type === 'ImportSpecifier' ? (sp.imported.type === 'Identifier' ? sp.imported.name : sp.imported.value) : null;
+      if (sp.type === 'ImportNamespaceSpecifier' ? moving.size > 0 : moving.has(name ?? 'default')) {
+        fail(self, `imports ${name ?? '* as ' + sp.local.name} from ${dep}, a binding that module assigns after its declaration: the script would keep the first value`);
+      }
+    }
   }
   const scriptName = chunkFile.split('/').pop().replace(/\.js$/, '.script.js');
   let loaderSpecifier = relative(dirname(path), loaderFile).split(sep).join('/');

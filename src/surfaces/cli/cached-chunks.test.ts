@@ -74,6 +74,21 @@ describe('a chunk split into facade and script', () => {
     expect(split(`const __chunkImports = 1;\nexport { __chunkImports };\n`)).toThrow(/its code uses __chunkImport, a name the cached-chunk wrapper needs/);
   });
 
+  it('refuses a chunk that imports a binding its module assigns again later (the script is handed it once)', () => {
+    for (const dep of [
+      `let helper = (n) => n + 1;\nfunction swap() { helper = (n) => n; }\nexport { helper, swap };\n`,
+      `export let helper = (n) => n + 1;\nexport function swap() { helper = (n) => n; }\n`,
+    ]) {
+      const { dir } = builtChunk(`import { helper } from './dep.js';\nconst x = () => helper(1);\nexport { x };\n`);
+      writeFileSync(join(dir, 'chunks', 'dep.js'), dep);
+      expect(() => cacheChunk(dir, 'chunks/report-x.js', LOADER)).toThrow(/imports helper from chunks\/dep.js, a binding that module assigns after its declaration/);
+    }
+    // A binding that never moves (a const, a let never assigned again) is fine.
+    const { dir } = builtChunk(`import { helper } from './dep.js';\nconst x = () => helper(1);\nexport { x };\n`);
+    writeFileSync(join(dir, 'chunks', 'dep.js'), `let helper = (n) => n + 1;\nlet other = 0;\nfunction f() { other = 1; }\nexport { helper, f };\n`);
+    expect(() => cacheChunk(dir, 'chunks/report-x.js', LOADER)).not.toThrow();
+  });
+
   it('refuses a chunk that statically imports a chunk importing it back, directly or through others', () => {
     const { dir } = builtChunk(`import { helper } from './dep.js';\nconst x = helper(1);\nexport { x };\n`);
     writeFileSync(join(dir, 'chunks', 'dep.js'), `import { x } from './report-x.js';\nexport const helper = (n) => n + x;\n`);
