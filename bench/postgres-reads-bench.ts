@@ -6,7 +6,8 @@
 // must hold the same corpus (postgres-bench.js with HINDSIGHT_BENCH_PG_SCHEMA keeps such a pair).
 // Each call also counts its PostgreSQL statements and its sequential round trips: how often a
 // statement started with none in flight (a lower bound: a step that starts while an unrelated
-// statement is still out is not counted), this build's and the other's.
+// statement is still out is not counted), this build's and the other's. The sides take turns in
+// one order and then the reverse, so that none is always called last.
 //
 // With --before-url URL the "before" side reads another store holding the same corpus (e.g. the same
 // data without planner statistics against with them; --before DIST may then be this build's dist/).
@@ -130,9 +131,11 @@ export async function measurePostgresReads(
       const ms = new Map<string, number[]>(sides.map((s) => [s.label, []]));
       const trips = new Map<string, { statements: number; sequential: number }>();
       let answer: string | undefined;
-      // Two warm-up rounds (statements prepared, pages cached), then n rounds of every side in turn.
+      // Two warm-up rounds (statements prepared, pages cached), then n rounds of every side in turn,
+      // the order reversed every other round: the side called last in a round ran measurably faster
+      // (its pages and the server's caches warmed by the others), which favoured whichever came last.
       for (let i = 0; i < n + 2; i++) {
-        for (const s of sides) {
+        for (const s of i % 2 === 0 ? sides : [...sides].reverse()) {
           const { ms: t, body } = await timed(s, c.tool, c.args);
           const seen = s.trips?.();
           if (i < 2) continue;
@@ -141,7 +144,7 @@ export async function measurePostgresReads(
           // Every side must give the same answer (grep's elapsed time aside).
           const same = body.replace(/"elapsed_ms":[\d.]+/g, '');
           if (answer === undefined) answer = same;
-          else if (same !== answer) throw new Error(`${c.tool}: ${s.label} answers differently from ${sides[0]!.label}`);
+          else if (same !== answer) throw new Error(`${c.tool}: ${s.label} answers differently from the other sides`);
         }
       }
       const lite = p50(ms.get('sqlite')!);

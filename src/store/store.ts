@@ -319,6 +319,11 @@ export interface LedgerEntryRow {
   tsKey: string | null;
 }
 
+/** A ledger entry with its evidence line's bytes (null when its address holds no stored line). */
+export interface LedgerEntryLine extends LedgerEntryRow {
+  raw: Buffer | null;
+}
+
 /** A decompressed evidence block: `data` holds the raw bytes of lines firstLine…, each line at its `start` in data. */
 export interface EvidenceBlockView {
   fileId: number;
@@ -519,6 +524,12 @@ export interface Store {
   /** Take the single-writer ingest lock; `wait` queues behind a running ingest instead of failing. */
   beginIngest(options?: { wait?: boolean; waitTimeoutMs?: number }): Promise<IngestWriter>;
   listSessions(query: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }>;
+  /**
+   * listSessions with the sync document (what syncState().read() gives) read beside it: on a server,
+   * in the same statement, where the two reads in parallel cost a second statement on every listing.
+   * Optional: a view of a store without it is asked the two reads.
+   */
+  listSessionsWithSyncState?(query: SessionQuery): Promise<{ total: number; sessions: SessionRow[]; syncState: string | null }>;
   getSession(id: string): Promise<SessionRow | null>;
   /**
    * Sessions whose metadata (METADATA_FIELDS) holds every term as a case-insensitive substring,
@@ -545,6 +556,12 @@ export interface Store {
    * own session and ledger). `total` counts every event of the merged timeline.
    */
   sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }>;
+  /**
+   * getSession and sessionLedgers of one id (exactly; no prefix) in one read: on a server, one
+   * statement where the two in parallel cost two. Optional: a view of a store without it is asked
+   * the two reads.
+   */
+  sessionWithLedgers?(id: string): Promise<{ session: SessionRow | null; ledgers: LedgerInfo[] }>;
   /** Ids of every session below this one (children, their children…), in id order. */
   sessionDescendants(id: string): Promise<string[]>;
   /**
@@ -560,6 +577,12 @@ export interface Store {
    * `sessionId` is given. `total` counts every match.
    */
   ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }>;
+  /**
+   * ledgerEntries with each entry's evidence line (evidenceLines' bytes; null where no line is
+   * stored at its address): on a server, the page and the blocks holding it in one round trip
+   * instead of two in turn. Optional: a view of a store without it is asked those two reads.
+   */
+  ledgerEntryLines?(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryLine[] }>;
   /** Distinct event types of a ledger with their counts (for error messages and overviews). */
   ledgerEventTypes(fileIds: number[]): Promise<{ type: string; count: number }[]>;
   /**

@@ -4,7 +4,7 @@
 
 import type { SessionRow, Store } from '../store/store.js';
 import { resolveRemote } from './identity.js';
-import { sessionKey, syncedSets } from './sync-state.js';
+import { parseSyncState, sessionKey, syncedSetsOf } from './sync-state.js';
 
 export type SessionSource = 'local' | 'cloud' | 'both';
 
@@ -16,6 +16,11 @@ export interface SourceLens {
 }
 
 export async function sourceLens(store: Store, env: NodeJS.ProcessEnv = process.env): Promise<SourceLens> {
+  return sourceLensOf(await store.syncState().read(), env);
+}
+
+/** sourceLens over a sync document already read (Store.listSessionsWithSyncState gives it with a listing). */
+export function sourceLensOf(syncDocument: string | null, env: NodeJS.ProcessEnv = process.env): SourceLens {
   // Listing never fails over sync settings: a damaged config.json is reported by the sync commands.
   let remoteConfigured = false;
   try {
@@ -23,7 +28,7 @@ export async function sourceLens(store: Store, env: NodeJS.ProcessEnv = process.
   } catch {
     remoteConfigured = false;
   }
-  const { pulledRoots, pushed } = await syncedSets(store);
+  const { pulledRoots, pushed } = syncedSetsOf(parseSyncState(syncDocument));
   return {
     remoteConfigured,
     pulledRoots,

@@ -25,8 +25,13 @@ export function emptyRemoteState(): RemoteState {
 
 /** The state kept with a store, or an empty one (a missing or unreadable document means nothing was synced yet). */
 export async function readSyncState(store: Store): Promise<SyncState> {
+  return parseSyncState(await store.syncState().read());
+}
+
+/** The state a slot's document holds (null: nothing written yet), or an empty one. */
+export function parseSyncState(text: string | null): SyncState {
   try {
-    const parsed = JSON.parse((await store.syncState().read()) ?? 'null') as SyncState | null;
+    const parsed = JSON.parse(text ?? 'null') as SyncState | null;
     if (parsed && parsed.version === 1 && parsed.remotes && typeof parsed.remotes === 'object') return parsed;
   } catch {
     // A damaged document: start over (the remote holds the truth; the next sync rebuilds this).
@@ -45,7 +50,11 @@ export async function updateSyncState(store: Store, remote: string, change: (s: 
 
 /** Every folder of pulled copies, and every session key pushed, whatever the remote (list_sessions' `source`). */
 export async function syncedSets(store: Store): Promise<{ pulledRoots: Set<string>; pushed: Set<string>; any: boolean }> {
-  const state = await readSyncState(store);
+  return syncedSetsOf(await readSyncState(store));
+}
+
+/** syncedSets of a state already read. */
+export function syncedSetsOf(state: SyncState): { pulledRoots: Set<string>; pushed: Set<string>; any: boolean } {
   const pulledRoots = new Set<string>();
   const pushed = new Set<string>();
   for (const r of Object.values(state.remotes)) {

@@ -155,15 +155,22 @@ function selection(base: Omit<LedgerSelection, 'fileIds'>): LedgerSelection {
  * const sel = await resolveLedger(store, { ledger: 'ho2m' }, { defaultLedger: 'governance' });
  * await store.ledgerEntries({ fileIds: sel.fileIds, sessionId: sel.entrySessionId ?? undefined, offset: 0, limit: 10 });
  */
+/** The session with this exact id and its ledgers (null: not read), in one read where the store has it. */
+async function sessionAndLedgers(store: Store, id: string): Promise<[SessionRow | null, LedgerInfo[] | null]> {
+  if (store.sessionWithLedgers) {
+    // A failure is left to the reads it would have saved, which run again below.
+    const both = await store.sessionWithLedgers(id).catch(() => null);
+    if (both) return [both.session, both.ledgers];
+  }
+  return Promise.all([store.getSession(id), store.sessionLedgers(id).catch(() => null)]);
+}
+
 export async function resolveLedger(store: Store, args: LedgerAddressArgs, options: ResolveOptions): Promise<LedgerSelection> {
-  // The session's own ledgers are read together with its row (on a server, one round trip instead
-  // of two in turn): they need only the id. For a session whose format shares ledgers by root
-  // (Control Plane) the read is not used — one statement more, in parallel; a failure of it is
-  // left to the read it would have saved, which runs again.
-  const [session, early] =
-    args.session_id !== undefined
-      ? await Promise.all([store.getSession(args.session_id), store.sessionLedgers(args.session_id).catch(() => null)])
-      : [null, null];
+  // The session's own ledgers are read together with its row (on a server, one statement where the
+  // store can, else two in parallel: never two round trips in turn): they need only the id. For a
+  // session whose format shares ledgers by root (Control Plane) they are not used; a failure of
+  // their read is left to the read it would have saved, which runs again.
+  const [session, early] = args.session_id !== undefined ? await sessionAndLedgers(store, args.session_id) : [null, null];
   if (args.session_id !== undefined && !session) throw SessionNotFound(args.session_id);
 
   const profile = session ? await profileOf(session.format) : null;

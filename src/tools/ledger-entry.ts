@@ -88,13 +88,19 @@ export async function readEntries(
   sel: LedgerSelection,
   query: { type?: string | undefined; offset: number; limit: number },
 ): Promise<{ total: number; entries: EntryFields[] }> {
-  const { total, entries: rows } = await store.ledgerEntries({
+  const q = {
     fileIds: sel.fileIds,
     ...(query.type !== undefined && { type: query.type }),
     ...(sel.entrySessionId !== null && { sessionId: sel.entrySessionId }),
     offset: query.offset,
     limit: query.limit,
-  });
+  };
+  if (store.ledgerEntryLines && query.limit > 0) {
+    // The entries with their lines in one read (on a server, one round trip instead of two).
+    const { total, entries } = await store.ledgerEntryLines(q);
+    return { total, entries: entries.map((r) => fields(sel, r, parse(r.raw ?? undefined))) };
+  }
+  const { total, entries: rows } = await store.ledgerEntries(q);
   if (rows.length === 0) return { total, entries: [] };
   const raws = await store.evidenceLines(rows.map((r) => ({ fileId: r.fileId, lineNumber: r.lineNumber })));
   const byAddress = new Map(raws.map((r) => [`${r.fileId}:${r.lineNumber}`, r.raw]));

@@ -109,6 +109,35 @@ describe.each(engines.map((e) => [e.name, e] as const))('Store on %s', (_name, e
     expect(await search([{ kind: 'word', text: "a & b | !c:* ') OR 1=1 --" }])).toBe(0);
     await store.close();
   });
+
+  it('reads ledger entries with their lines as ledgerEntries and evidenceLines do, page by page', async () => {
+    const store = await engine.create();
+    await ingestPaths(store, [copyFixture('claude-code'), copyFixture('control-plane/normal')]);
+    const ledgers = new Map<string, number[]>();
+    for (const s of (await store.listSessions({ limit: 500, offset: 0 })).sessions) {
+      for (const l of await store.sessionLedgers(s.id)) ledgers.set(l.files.map((f) => f.fileId).join(','), l.files.map((f) => f.fileId));
+    }
+    for (const root of await store.listRoots()) for (const l of await store.rootLedgers(root.path)) ledgers.set(l.files.map((f) => f.fileId).join(','), l.files.map((f) => f.fileId));
+    expect([...ledgers.values()].some((ids) => ids.length > 1)).toBe(true); // a rotated ledger: several files
+    let compared = 0;
+    for (const fileIds of ledgers.values()) {
+      const types = (await store.ledgerEventTypes(fileIds)).map((t) => t.type);
+      for (const type of [undefined, types[0]]) {
+        const { total } = await store.ledgerEntries({ fileIds, type, offset: 0, limit: 0 });
+        for (const [offset, limit] of [[0, 4], [Math.floor(total * 0.9), 10], [total, 5]]) {
+          const q = { fileIds, type, offset: offset!, limit: limit! };
+          const { entries } = await store.ledgerEntries(q);
+          const lines = await store.evidenceLines(entries.map((e) => ({ fileId: e.fileId, lineNumber: e.lineNumber })));
+          const expected = { total, entries: entries.map((e, i) => ({ ...e, raw: lines[i]!.raw.toString('utf8') })) };
+          const got = await store.ledgerEntryLines!(q);
+          expect({ ...got, entries: got.entries.map((e) => ({ ...e, raw: e.raw?.toString('utf8') })) }).toEqual(expected);
+          compared += entries.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+    await store.close();
+  });
 });
 
 describe.skipIf(unavailable !== null)('SQLite and PostgreSQL after sources change', () => {

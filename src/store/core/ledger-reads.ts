@@ -31,7 +31,7 @@ export async function readEvidenceLines(sql: Sql, refs: EvidenceRef[]): Promise<
   if (refs.length === 0) return [];
   // One statement (on a server, one round trip): the block holding each address (the last one
   // starting at or before its line), each distinct block once, with its file's path.
-  const data = await sql.all<StoredBlock & { file_id: number; rel_path: string | null }>(
+  const data = await sql.all<AddressedBlock>(
     `SELECT b.file_id, b.first_line, b.first_offset, b.raw_bytes, b.line_index, b.data, f.rel_path
      FROM (SELECT DISTINCT r.file_id, (SELECT b.first_line FROM blocks b WHERE b.file_id = r.file_id AND b.first_line <= r.line
          ORDER BY b.first_line DESC LIMIT 1) AS first_line
@@ -40,13 +40,25 @@ export async function readEvidenceLines(sql: Sql, refs: EvidenceRef[]): Promise<
      LEFT JOIN files f ON f.id = b.file_id`,
     [new RowList(refs.map((r) => [r.fileId, r.lineNumber]))],
   );
+  return linesOfBlocks(data, refs);
+}
+
+/** A stored block as an exact-line read fetches it: with its file's id and path. */
+export type AddressedBlock = StoredBlock & { file_id: number; rel_path: string | null };
+
+/**
+ * The lines at `refs`, in that order, cut from `blocks`: for each file, at least the last block
+ * starting at or before each of its addresses (other blocks may be among them). Addresses that
+ * hold no line are left out.
+ */
+export function linesOfBlocks(blocks: readonly AddressedBlock[], refs: readonly EvidenceRef[]): RawLineRow[] {
   // Each address's block is the fetched block of its file starting last at or before its line: the
   // fetched blocks include that block, so no other fetched one can start between it and the line.
   // Each block is decompressed and its line index unpacked once, however many of its lines are
   // asked for (grep's live check asks for up to 500 lines, often of the same few blocks).
-  type Fetched = (typeof data)[number] & { raw?: Buffer; lines?: EvidenceLine[] };
+  type Fetched = AddressedBlock & { raw?: Buffer; lines?: EvidenceLine[] };
   const byFile = new Map<number, Fetched[]>();
-  for (const b of data) {
+  for (const b of blocks as Fetched[]) {
     const list = byFile.get(b.file_id);
     if (list) list.push(b);
     else byFile.set(b.file_id, [b]);

@@ -13,6 +13,7 @@ import type {
   FileQuery,
   EvidenceRef,
   IngestWriter,
+  LedgerEntryLine,
   LedgerEntryQuery,
   LedgerEntryRow,
   LedgerInfo,
@@ -71,6 +72,15 @@ export abstract class SqlStore implements Store {
   }
 
   async listSessions(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[] }> {
+    const { total, sessions } = await this.listSessionRows(q);
+    return { total, sessions };
+  }
+
+  /**
+   * listSessions; on a server, `extra` (an SQL expression of no parameters) is computed in the same
+   * statement and comes back as `extra` (null when not asked, and on an engine that pays no round trips).
+   */
+  protected async listSessionRows(q: SessionQuery, extra?: string): Promise<{ total: number; sessions: SessionRow[]; extra: unknown }> {
     const params: unknown[] = [];
     const p = binder(params);
     const conds: string[] = [];
@@ -109,16 +119,19 @@ export abstract class SqlStore implements Store {
         first<{ n: number }>(this.sql, counting, filters),
         this.sql.all<SessionRowDb>(`${page} ORDER BY s.started_at IS NULL, s.started_at DESC, s.id`, params),
       ]);
-      return { total: counted!.n, sessions: rows.map(sessionFromRow) };
+      return { total: counted!.n, sessions: rows.map(sessionFromRow), extra: null };
     }
     // On a server, the count beside the page in one statement (one round trip on one connection):
-    // one row holding only the count when the page is empty.
-    const rows = await this.sql.all<SessionRowDb & { listed_total: number }>(
-      `SELECT c.n AS listed_total, x.* FROM (${counting}) c LEFT JOIN (${page}) x ON 1 = 1
+    // one row holding only the count when the page is empty. `extra` rides on one row only (it may
+    // be a long text: twenty copies would cost twenty times its transfer).
+    const rows = await this.sql.all<SessionRowDb & { listed_total: number; listed_extra: unknown }>(
+      `SELECT c.n AS listed_total, ${extra === undefined ? 'NULL' : `CASE WHEN row_number() OVER () = 1 THEN ${extra} END`} AS listed_extra, x.*
+       FROM (${counting}) c LEFT JOIN (${page}) x ON 1 = 1
        ORDER BY x.started_at IS NULL, x.started_at DESC, x.id`,
       params,
     );
-    return { total: rows[0]!.listed_total, sessions: rows.filter((r) => r.id !== null).map(sessionFromRow) };
+    const carried = rows.find((r) => r.listed_extra !== null)?.listed_extra ?? null;
+    return { total: rows[0]!.listed_total, sessions: rows.filter((r) => r.id !== null).map(sessionFromRow), extra: carried };
   }
 
   async getSession(id: string): Promise<SessionRow | null> {
@@ -137,29 +150,40 @@ export abstract class SqlStore implements Store {
   }
 
   async sessionLedgers(id: string): Promise<LedgerInfo[]> {
+    return (await this.sessionLedgerRows(id)).ledgers;
+  }
+
+  /**
+   * sessionLedgers; `extra` (an SQL expression, $1 being the id) is computed in the same statement
+   * and comes back as `extra` (null when not asked, and when the session has no ledger file).
+   */
+  protected async sessionLedgerRows(id: string, extra?: string): Promise<{ ledgers: LedgerInfo[]; extra: unknown }> {
     // The session's own files, its descendants' where those are its ledgers too, files holding its
     // events (inline sidechains), and the root's shared ledgers (ledger-traits.ts). One statement
     // (on a server, one round trip): every file one of these rules admits, with the rule that
     // admits it and the session's format, whose traits then choose among them. Each rule is an
     // index lookup (inSubquery: on PostgreSQL, `IN (subquery)` made their OR a scan of every file).
     const d = this.sql.dialect;
-    const rows = await this.sql.all<LedgerFileRow & { format: string; own: unknown; nested: unknown; shared: unknown }>(
+    // `extra` rides on one row only (twenty copies of a long value would cost twenty transfers).
+    const carried = extra === undefined ? '' : `, CASE WHEN row_number() OVER () = 1 THEN ${extra} END AS ledgers_extra`;
+    const rows = await this.sql.all<LedgerFileRow & { format: string; own: unknown; nested: unknown; shared: unknown; ledgers_extra?: unknown }>(
       `WITH RECURSIVE tree(id) AS (SELECT ${d.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id),
        me AS (SELECT sid, root_id, format FROM sessions WHERE id = $1),
        held AS (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = (SELECT sid FROM me))
        SELECT ${this.ledgerFileColumns}, me.format,
          (f.session_id = $1 OR f.id IN (SELECT file_id FROM held)) AS own,
          (f.session_id IN (SELECT id FROM tree)) AS nested,
-         (f.session_id IS NULL AND f.root_id = me.root_id) AS shared
+         (f.session_id IS NULL AND f.root_id = me.root_id) AS shared${carried}
        FROM me, files f
        WHERE f.session_id = $1 OR ${d.inSubquery('f.session_id', 'SELECT id FROM tree')} OR (f.session_id IS NULL AND f.root_id = me.root_id)
           OR ${d.inSubquery('f.id', 'SELECT file_id FROM held')}
        ${LEDGER_ORDER}`,
       [id],
     );
-    if (rows.length === 0) return [];
+    if (rows.length === 0) return { ledgers: [], extra: null };
     const traits = await ledgerTraits(rows[0]!.format);
-    return groupLedgers(rows.filter((r) => r.own || (traits.nested && r.nested) || (traits.shared && r.shared)));
+    const ledgers = groupLedgers(rows.filter((r) => r.own || (traits.nested && r.nested) || (traits.shared && r.shared)));
+    return { ledgers, extra: rows.find((r) => r.ledgers_extra != null)?.ledgers_extra ?? null };
   }
 
   async listRoots(format?: Format): Promise<{ path: string; format: Format }[]> {
@@ -208,6 +232,15 @@ export abstract class SqlStore implements Store {
 
   async ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
     return readLedgerEntries(this.sql, query);
+  }
+
+  async ledgerEntryLines(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryLine[] }> {
+    // The two reads in turn (in process, a round trip costs nothing); a server's store folds them.
+    const { total, entries } = await this.ledgerEntries(query);
+    if (entries.length === 0) return { total, entries: [] };
+    const lines = await this.evidenceLines(entries.map((e) => ({ fileId: e.fileId, lineNumber: e.lineNumber })));
+    const byAddress = new Map(lines.map((l) => [`${l.fileId}:${l.lineNumber}`, l.raw]));
+    return { total, entries: entries.map((e) => ({ ...e, raw: byAddress.get(`${e.fileId}:${e.lineNumber}`) ?? null })) };
   }
 
   async ledgerEventTypes(fileIds: number[]): Promise<{ type: string; count: number }[]> {

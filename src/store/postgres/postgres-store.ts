@@ -4,20 +4,22 @@
 
 import type pg from 'pg';
 import type { StoredEvent } from '../../core/events.js';
-import type { IngestWriter, LedgerEntryQuery, LedgerEntryRow, MessageHit, SearchFilters, SessionRow, SyncStateSlot, TokenTable } from '../store.js';
-import { SqlStore } from '../core/sql-store.js';
+import type { EvidenceRef, IngestWriter, LedgerEntryLine, LedgerInfo, LedgerEntryQuery, LedgerEntryRow, MessageHit, SearchFilters, RawLineRow, SessionQuery, SessionRow, TokenTable } from '../store.js';
+import { SESSION_SELECT, SqlStore } from '../core/sql-store.js';
+import { sessionFromRow, type SessionRowDb } from '../core/rows.js';
 import { tokenTable } from '../core/tokens.js';
 import type { Sql } from '../core/sql.js';
 import { createPool, guardClient, openFailureReason, parseTarget, PostgresOpenFailed, withRetry, type PostgresTarget } from './connection.js';
 import { acquirePgIngestLock } from './ingest-lock.js';
 import { batchedLookup } from './lookup-batch.js';
-import { readOneFileEntries } from './ledger-page.js';
+import { readEvidenceLinesByIndex } from './evidence-lines.js';
+import { readOneFileEntries, readOneFileEntryLines } from './ledger-page.js';
 import { migrate } from './migrations.js';
 import { postgresWriter } from './postgres-writer.js';
 import { retryingSql } from './query.js';
 import { searchMessages } from './search.js';
 import { readSessionDataVersion } from './session-data-version.js';
-import { syncStateTable } from './sync-state-table.js';
+import { NO_TABLE, syncStateTable, type PostgresSyncSlot } from './sync-state-table.js';
 import { readTimelinePageOnServer } from './timeline-page.js';
 
 export interface PostgresStoreOptions {
@@ -33,8 +35,15 @@ export class PostgresStore extends SqlStore {
   readonly schema: string;
   protected readonly sql: Sql;
   /** Sessions asked for together (a family's rows) come back in one round trip. */
-  private readonly sessionRow = batchedLookup((ids) => this.sessionsById(ids));
-  private syncSlot?: SyncStateSlot;
+  // A batch of one (most lookups) is read by the one-id statement: the server plans it once per
+  // connection (a generic plan: the id is unique), where the array statement is planned again on
+  // every run (its generic plan, costed for an array of unknown length, never wins): ~0.2–1 ms each.
+  private readonly sessionRow = batchedLookup(async (ids) => {
+    if (ids.length !== 1) return this.sessionsById(ids);
+    const row = await super.getSession(ids[0]!);
+    return new Map(row ? [[row.id, row]] : []);
+  });
+  private syncSlot?: PostgresSyncSlot;
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -76,6 +85,14 @@ export class PostgresStore extends SqlStore {
     return this.sessionRow(id);
   }
 
+  async sessionWithLedgers(id: string): Promise<{ session: SessionRow | null; ledgers: LedgerInfo[] }> {
+    // The session's row rides on its ledgers' statement, as JSON (one row's worth; its bigints are
+    // far below 2^53, so JSON numbers hold them as the driver's int8 parser gives them). A session
+    // with no ledger file returns no row to carry it: then it is looked up alone.
+    const { ledgers, extra } = await this.sessionLedgerRows(id, `(SELECT row_to_json(x) FROM (${SESSION_SELECT} WHERE s.id = $1) x)`);
+    return { session: extra === null ? await this.getSession(id) : sessionFromRow(extra as SessionRowDb), ledgers };
+  }
+
   async sessionTimeline(id: string, options: { offset: number; limit: number; descendants: boolean }): Promise<{ total: number; events: StoredEvent[] }> {
     // A page cut on the server where its order is sure to be the client's (timeline-page.ts).
     return (await readTimelinePageOnServer(this.sql, id, options.descendants, options.offset, options.limit)) ?? super.sessionTimeline(id, options);
@@ -85,6 +102,16 @@ export class PostgresStore extends SqlStore {
     // One file: its count and page in one statement (ledger-page.ts).
     const [only, ...more] = query.fileIds;
     return only !== undefined && more.length === 0 ? readOneFileEntries(this.sql, { ...query, fileIds: [only] }) : super.ledgerEntries(query);
+  }
+
+  async evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]> {
+    return readEvidenceLinesByIndex(this.sql, refs);
+  }
+
+  async ledgerEntryLines(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryLine[] }> {
+    // One file: its count, page and evidence blocks in one statement (ledger-page.ts).
+    const [only, ...more] = query.fileIds;
+    return only !== undefined && more.length === 0 ? readOneFileEntryLines(this.sql, { ...query, fileIds: [only] }) : super.ledgerEntryLines(query);
   }
 
   async sessionDataVersion(id: string): Promise<string | null> {
@@ -107,7 +134,27 @@ export class PostgresStore extends SqlStore {
     return tokenTable(this.sql, (id, at) => this.sql.run('UPDATE access_tokens SET last_used_at = $1 WHERE id = $2', [at, id]).then(() => {}, () => {}));
   }
 
-  syncState(): SyncStateSlot {
+  async listSessionsWithSyncState(q: SessionQuery): Promise<{ total: number; sessions: SessionRow[]; syncState: string | null }> {
+    // The sync document (or, until the table is seen, whether it exists) rides on the listing's
+    // statement: one statement per list_sessions instead of two.
+    const slot = this.syncState();
+    const asked = slot.column();
+    let listed: Awaited<ReturnType<SqlStore['listSessionRows']>>;
+    try {
+      listed = await this.listSessionRows(q, asked.sql);
+    } catch (err) {
+      if (!asked.document || (err as { code?: string }).code !== NO_TABLE) throw err;
+      slot.forget();
+      return this.listSessionsWithSyncState(q);
+    }
+    const { total, sessions, extra } = listed;
+    if (asked.document) return { total, sessions, syncState: (extra as string | null) ?? null };
+    // The table appeared since the last look (another process synced): the slot reads it, and from
+    // then on the listing carries the document.
+    return { total, sessions, syncState: extra === true ? await slot.read() : null };
+  }
+
+  syncState(): PostgresSyncSlot {
     // One slot per store: it remembers that the table exists.
     return (this.syncSlot ??= syncStateTable(this.sql));
   }

@@ -55,7 +55,7 @@ export function postgresWriter(pool: pg.Pool, sql: Sql, releaseLock: () => Promi
     dropSearchRows: async () => {},
     release: async () => {
       try {
-        // Unprepared and unretried (each ANALYZE names other tables; statistics are an optimisation:
+        // Unprepared and unretried (each VACUUM names other tables; statistics and the visibility map are an optimisation:
         // a failure here must not fail an ingest whose groups are committed).
         await analyzeChangedTables(postgresSql(pool)).catch(() => {});
       } finally {

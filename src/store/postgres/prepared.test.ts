@@ -1,8 +1,8 @@
 // The PostgreSQL reads' round trips: statements prepared once per connection (and still answering
 // after a reconnect or a migration that changes a table they read), session rows asked for together
 // read in one statement, chains of reads folded into one statement each (a timeline's family, a
-// session's ledgers, a ledger's counts, evidence lines), independent ones sent together, and the
-// sync slot read in one once its table is known.
+// session's ledgers, a ledger's counts, evidence lines, a ledger page with its lines), independent
+// ones sent together, and the sync slot read in one once its table is known, or carried by a listing.
 
 import { join } from 'node:path';
 import pg from 'pg';
@@ -18,6 +18,9 @@ import { tempDir } from '../../../test/helpers.js';
 import { copyFixture } from '../../../test/helpers.js';
 import { runTool } from '../../tools/tool.js';
 import { grepJsonl } from '../../tools/grep-jsonl/index.js';
+import { listSessions } from '../../tools/list-sessions/index.js';
+import { queryLedgerFull } from '../../tools/query-ledger-full/index.js';
+import { sessionKey, updateSyncState } from '../../sync/sync-state.js';
 
 describe('batchedLookup', () => {
   it('fetches the keys asked for in one turn together, once each, and answers null for the missing', async () => {
@@ -145,7 +148,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     await store.close();
   });
 
-  it("reads a session's ledgers, its descendants' rows, ledger entries and evidence lines in one statement each (the entries' page aside), as SQLite reads them", async () => {
+  it("reads a session's ledgers (with its row or without), its descendants' rows, ledger entries and evidence lines in one statement each (the entries' page aside), as SQLite reads them", async () => {
     const { store, lite, parent } = await bothWithFamily();
     const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
     const once = async <T>(read: () => Promise<T>, expected: T) => {
@@ -161,6 +164,11 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     expect(ledgers.length).toBeGreaterThan(0);
     expect(await once(() => store.sessionLedgers(parent.id), ledgers)).toBe(1);
     expect(await store.sessionLedgers('no-such-session')).toEqual([]);
+    // The row with them, as getSession reads it, in the same one statement; each child's too.
+    for (const s of [parent, ...(await lite.listSessions({ parentId: parent.id, limit: 500, offset: 0 })).sessions]) {
+      expect(await once(() => store.sessionWithLedgers(s.id), { session: await lite.getSession(s.id), ledgers: await lite.sessionLedgers(s.id) })).toBe(1);
+    }
+    expect(await store.sessionWithLedgers('no-such-session')).toEqual({ session: null, ledgers: [] });
 
     const rows = byId(await lite.sessionDescendantRows(parent.id));
     expect(rows.length).toBeGreaterThan(0);
@@ -217,6 +225,57 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     await other.close();
   });
 
+  it("lists sessions in one statement carrying the sync slot, and sees another process's first sync, its changes and a dropped table on the next listing", async () => {
+    const store = await open();
+    const other = await PostgresStore.open(withSchema(TEST_PG_URL, store.schema));
+    const twin = new SqliteStore(join(tempDir('hs-prep-list-'), 'h.db'));
+    const claude = copyFixture('claude-code');
+    await ingestPaths(store, [claude]);
+    await ingestPaths(twin, [claude]);
+    type Listed = { sessions: { session_id: string; source: string }[] };
+    const list = async (s: PostgresStore | SqliteStore) => (await runTool(listSessions, { limit: 5 }, { store: s })) as unknown as Listed;
+    const sources = (l: Listed) => l.sessions.map((x) => x.source);
+    // Never synced: one statement (it was two: the listing, and the sync table's lookup beside it).
+    let listed: Listed | undefined;
+    expect(await statementsDuring(store, async () => (listed = await list(store)))).toHaveLength(1);
+    expect(listed).toEqual(await list(twin));
+    expect(sources(listed!)).toEqual(['local', 'local', 'local', 'local', 'local']);
+    const first = listed!.sessions[0]!.session_id;
+    // Another process syncs for the first time (it makes the table): seen on the very next listing.
+    await updateSyncState(other, 'postgres://remote/db', (r) => (r.pushed[sessionKey(first)] = 1));
+    expect(sources(await list(store))[0]).toBe('both');
+    // From then on the document rides on the listing: still one statement, and its changes are seen.
+    expect(await statementsDuring(store, async () => (listed = await list(store)))).toHaveLength(1);
+    expect(sources(listed!)[0]).toBe('both');
+    await updateSyncState(other, 'postgres://remote/db', (r) => delete r.pushed[sessionKey(first)]);
+    expect(sources(await list(store))[0]).toBe('local');
+    // The table dropped under it (its schema made again): the listing answers, as before any sync.
+    await admin(`DROP TABLE ${store.schema}.sync_state`);
+    expect(await list(store)).toEqual(await list(twin));
+    expect(await statementsDuring(store, () => list(store))).toHaveLength(1);
+    await store.close();
+    await other.close();
+    await twin.close();
+  });
+
+  it("pages a session's ledger with its evidence lines in one statement after the session's row with its ledgers in another (query_ledger_full), as SQLite answers", async () => {
+    const store = await open();
+    const twin = new SqliteStore(join(tempDir('hs-prep-qlf-'), 'h.db'));
+    const claude = copyFixture('claude-code');
+    await ingestPaths(store, [claude]);
+    await ingestPaths(twin, [claude]);
+    const args = { session_id: '55604662-cf2a-4331-851a-ec234028f8ca', ledger: 'transcript', event_type: 'assistant', max_entries: 10, offset: 3 };
+    const run = (s: PostgresStore | SqliteStore) => runTool(queryLedgerFull, args, { store: s });
+    let got: unknown;
+    // The session's row with its ledgers, then the page with its blocks. It was 4 in 3: the row and
+    // the ledgers side by side, the page, then the blocks holding its lines.
+    expect(await roundTripsDuring(store, async () => (got = await run(store)))).toEqual({ statements: 2, steps: 2 });
+    expect(got).toMatchObject({ status: 'ok', entries: expect.arrayContaining([expect.objectContaining({ event_type: 'assistant' })]) });
+    expect(got).toEqual(await run(twin));
+    await store.close();
+    await twin.close();
+  });
+
   /** The statements sent while `fn` runs, and in how many steps (a step starts when none is in flight). */
   const roundTripsDuring = async (store: PostgresStore, fn: () => Promise<unknown>) => {
     let inFlight = 0;
@@ -246,10 +305,10 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     const grep = (s: PostgresStore | SqliteStore, sessionId: string) =>
       runTool(grepJsonl, { session_id: sessionId, pattern: '"type":"assistant"', read_from: 'evidence', limit: 5 }, { store: s });
     let exact: unknown;
-    // The session's row beside its ledgers, then the blocks' gram filters, then the blocks that may
-    // hold the literal, each naming its file. It was 6 in 5: the row alone first, and the file's
-    // path read on its own before its first block was visited.
-    expect(await roundTripsDuring(store, async () => (exact = await grep(store, id)))).toEqual({ statements: 4, steps: 3 });
+    // The session's row with its ledgers (one statement: it was two side by side), then the blocks'
+    // gram filters, then the blocks that may hold the literal, each naming its file. It was 6 in 5:
+    // the row alone first, and the file's path read on its own before its first block was visited.
+    expect(await roundTripsDuring(store, async () => (exact = await grep(store, id)))).toEqual({ statements: 3, steps: 3 });
     expect(exact).toMatchObject({ status: 'ok', session_id: id, count: expect.any(Number) });
     expect(exact).toEqual(await grep(twin, id));
     // A prefix: resolved as before (the exact read misses first), same answer.

@@ -6,14 +6,33 @@ import type { SyncStateSlot } from '../store.js';
 import { createTable, first, tableExists, type Sql } from '../core/sql.js';
 
 // undefined_table: the table went away after it was seen (its schema dropped and made again).
-const NO_TABLE = '42P01';
+export const NO_TABLE = '42P01';
 
-export function syncStateTable(sql: Sql): SyncStateSlot {
+/** The slot, and what a listing statement that reads it too needs to know (postgres-store.ts). */
+export interface PostgresSyncSlot extends SyncStateSlot {
+  /**
+   * An expression of no parameters for a statement that reads the slot beside other rows: the
+   * document when the table was seen (`document: true`), else whether the table exists now.
+   */
+  column(): { sql: string; document: boolean };
+  /** The table named by column() was not there (its schema dropped and made again): look it up again. */
+  forget(): void;
+}
+
+export function syncStateTable(sql: Sql): PostgresSyncSlot {
   // Once seen, the table is assumed to stay: list_sessions reads this slot on every call, and one
   // round trip then does (a failed read instead of the catalog lookup costs the server an error
-  // report, several times a lookup's time).
+  // report, several times a lookup's time). Until then every read looks it up again: another
+  // process may make it at any time (a first `hindsight sync pull`).
   let seen = false;
   return {
+    column: () =>
+      seen
+        ? { sql: '(SELECT state FROM sync_state WHERE id = 1)', document: true }
+        : { sql: "to_regclass('sync_state') IS NOT NULL", document: false },
+    forget: () => {
+      seen = false;
+    },
     async read() {
       if (!seen && !(seen = await tableExists(sql, 'sync_state'))) return null;
       try {

@@ -12,7 +12,7 @@ import { defineTool } from '../tool.js';
 import { examples } from './examples.js';
 import { cli } from './cli.js';
 import { http } from './http.js';
-import { sourceLens } from '../../sync/source.js';
+import { sourceLensOf } from '../../sync/source.js';
 import { seedListFields, seedListShape } from '../../analysis/seed-fields.js';
 
 const input = z
@@ -70,8 +70,12 @@ export const listSessions = defineTool({
       limit: args.limit,
       offset: args.offset,
     };
-    // Sync's memory and the page at once: on a server, neither waits for the other's round trip.
-    const [lens, listed] = await Promise.all([sourceLens(store), store.listSessions(query)]);
+    // Sync's memory and the page at once: on a server, in one statement where the store can (else
+    // two in parallel: neither waits for the other's round trip).
+    const [syncDocument, listed] = store.listSessionsWithSyncState
+      ? await store.listSessionsWithSyncState(query).then(({ syncState, ...page }) => [syncState, page] as const)
+      : await Promise.all([store.syncState().read(), store.listSessions(query)]);
+    const lens = sourceLensOf(syncDocument);
     const includeCloud = args.include_cloud ?? lens.remoteConfigured;
     let { total, sessions } = listed;
     if (!includeCloud && lens.pulledRoots.size > 0) {
