@@ -8,7 +8,7 @@ import { tempDir } from '../../test/helpers.js';
 import type { SourceFile } from '../formats/importer.js';
 import { loadImporters } from '../formats/registry.js';
 import { BATCH_BYTES, ChunkParser, type ParseJob } from './chunk-parser.js';
-import { lineHash } from './evidence.js';
+import { lineHash } from '../core/line-hash.js';
 
 /** ~7 MiB of lines: short and long ones, one longer than the reader's 4 MiB buffer, an incomplete last line. */
 function writeSample(path: string): Buffer {

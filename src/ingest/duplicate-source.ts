@@ -9,7 +9,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Defect, Format } from '../core/model.js';
 import type { SourceFile } from '../formats/importer.js';
 import type { FileRecord, IngestWriter } from '../store/store.js';
-import { lineHash } from './evidence.js';
+import { lineHash } from '../core/line-hash.js';
 import { heldBytes } from './held-bytes.js';
 import { readLines } from './line-reader.js';
 

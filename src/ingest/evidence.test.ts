@@ -1,6 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_BYTES, EvidenceBuilder, lineHash } from './evidence.js';
+import { BLOCK_BYTES, EvidenceBuilder } from './evidence.js';
+import { lineHash } from '../core/line-hash.js';
 import type { LineStatus } from './parse-file.js';
 
 /** Lines of assorted sizes: many small ones, one longer than a block, a blank one, an incomplete last one. */

@@ -6,23 +6,14 @@
 // 7.6% (Control Plane) against quality 4's 15.2% and 7.1%, for half the CPU — on two cores the
 // compressor competes with the parser and the writer for the same time.
 
-import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
 import { brotliCompress, constants } from 'node:zlib';
 import type { LineStatus } from './parse-file.js';
 import type { EvidenceBlock, EvidenceLine } from '../store/store.js';
 import { gramFilter } from '../store/shared/gram-filter.js';
+import { lineHash } from '../core/line-hash.js';
 
 export const BLOCK_BYTES = 512 * 1024;
 const BROTLI_QUALITY = 3;
-
-/** First 16 bytes of the SHA-256 of a line's bytes. */
-export function lineHash(bytes: Buffer): Buffer {
-  // The one-shot crypto.hash (Node ≥ 20.12) skips the Hash object per line.
-  return oneShot ? oneShot('sha256', bytes, 'buffer').subarray(0, 16) : createHash('sha256').update(bytes).digest().subarray(0, 16);
-}
-
-const oneShot = (crypto as unknown as { hash?: (alg: string, data: Buffer, enc: 'buffer') => Buffer }).hash;
 
 const BROTLI_OPTIONS = (size: number) => ({
   // Room for the whole compressed block (7–16% of the input on the generated corpora) in one

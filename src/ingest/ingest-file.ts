@@ -12,7 +12,8 @@ import { entryProblemNote, ledgerEntryProblem } from '../formats/entry-problems.
 import type { Importer, SourceFile } from '../formats/importer.js';
 import type { EvidenceBlock, FileCheckpoint, FileRecord, IngestWriter } from '../store/store.js';
 import type { ChunkResult, ParseJob } from './chunk-parser.js';
-import { EvidenceBuilder, lineHash } from './evidence.js';
+import { EvidenceBuilder } from './evidence.js';
+import { lineHash } from '../core/line-hash.js';
 import type { DuplicateWindow } from './duplicate-lines.js';
 import { duplicateSourceNote, findCopiedSource } from './duplicate-source.js';
 import { ParseQueue } from './parse-queue.js';

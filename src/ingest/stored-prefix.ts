@@ -9,7 +9,7 @@
 
 import type { FileRecord, IngestWriter } from '../store/store.js';
 import { countsForDuplicates, DuplicateWindow } from './duplicate-lines.js';
-import { lineHash } from './evidence.js';
+import { lineHash } from '../core/line-hash.js';
 import { readLines, type RawLine } from './line-reader.js';
 
 /** Blocks of stored line index fetched per query (a block holds up to 512 KiB of lines). */

@@ -294,6 +294,14 @@ export interface RawLineRow {
   hash: string;
 }
 
+/** A line's stored length and hash (Store.evidenceLineHashes). */
+export interface EvidenceLineHash {
+  fileId: number;
+  lineNumber: number;
+  length: number;
+  hash: Buffer;
+}
+
 /** Where one evidence line is: the store's file id and the line number in that file. */
 export interface EvidenceRef {
   fileId: number;
@@ -571,6 +579,13 @@ export interface Store {
   sessionDescendantRows?(id: string): Promise<SessionRow[]>;
   /** Exact evidence lines by address, in the order asked; addresses that hold no line are left out. */
   evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]>;
+  /**
+   * The stored length and hash (core/line-hash.ts) of lines by address, in the order asked, read
+   * from the blocks' line indexes without inflating a block; addresses that hold no line are left
+   * out. Optional: a view of a store without it (one that changes the lines it shows) is asked
+   * evidenceLines instead.
+   */
+  evidenceLineHashes?(refs: EvidenceRef[]): Promise<EvidenceLineHash[]>;
   /**
    * Entries of one ledger (its files, in reading order), optionally of one event type and one
    * session, paginated in ledger order. Entries that belong to no session are included unless

@@ -5,6 +5,7 @@ import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, utimesSync
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
+import { lineHash } from '../../core/line-hash.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { findTool } from '../../tools/registry.js';
 import { runTool } from '../../tools/tool.js';
@@ -107,6 +108,27 @@ describe.each(engines.map((e) => [e.name, e] as const))('Store on %s', (_name, e
     expect(await search([{ kind: 'phrase', text: 'phx server' }])).toBeGreaterThan(0);
     expect(await search([{ kind: 'phrase', text: 'server phx' }])).toBeLessThan(word);
     expect(await search([{ kind: 'word', text: "a & b | !c:* ') OR 1=1 --" }])).toBe(0);
+    await store.close();
+  });
+
+  it('gives each stored line\'s length and hash (grep\'s live check) as the line itself hashes, without inflating', async () => {
+    const store = await engine.create();
+    await ingestPaths(store, [copyFixture('claude-code'), copyFixture('control-plane/normal')]);
+    const files = new Map<number, number>();
+    for (const s of (await store.listSessions({ limit: 500, offset: 0 })).sessions) {
+      for (const l of await store.sessionLedgers(s.id)) for (const f of l.files) files.set(f.fileId, f.lines);
+    }
+    for (const root of await store.listRoots()) for (const l of await store.rootLedgers(root.path)) for (const f of l.files) files.set(f.fileId, f.lines);
+    expect(files.size).toBeGreaterThan(3);
+    // Every 7th line of every file, a line past each file's end, and an unknown file: in the order asked.
+    const refs = [...files].flatMap(([fileId, n]) => [...Array.from({ length: Math.ceil(n / 7) }, (_, i) => ({ fileId, lineNumber: 1 + i * 7 })), { fileId, lineNumber: n + 1 }]);
+    refs.push({ fileId: 999_999, lineNumber: 1 });
+    const lines = await store.evidenceLines(refs);
+    const hashes = await store.evidenceLineHashes!(refs);
+    expect(lines.length).toBeGreaterThan(50);
+    expect(hashes.map((h) => ({ fileId: h.fileId, lineNumber: h.lineNumber, length: h.length, hash: h.hash.toString('hex') }))).toEqual(
+      lines.map((l) => ({ fileId: l.fileId, lineNumber: l.lineNumber, length: l.raw.length, hash: lineHash(l.raw).toString('hex') })),
+    );
     await store.close();
   });
 

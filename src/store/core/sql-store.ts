@@ -11,6 +11,7 @@ import type {
   EvidenceSkip,
   PackedEvidenceBlockView,
   FileQuery,
+  EvidenceLineHash,
   EvidenceRef,
   IngestWriter,
   LedgerEntryLine,
@@ -39,7 +40,7 @@ import { ledgerTraits } from '../shared/ledger-traits.js';
 import { asciiLower, likePattern } from '../shared/metadata-match.js';
 import { defectFromRow, sourceFileFromRow, type DefectRowDb, type SourceFileRowDb } from '../shared/report-rows.js';
 import { sessionFromRow, type SessionRowDb } from './rows.js';
-import { readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLines, scanEvidence, scanPackedEvidence } from './ledger-reads.js';
+import { readEvidenceLineHashes, readEvidenceLines, readLedgerEntries, readLedgerEventTypes, readRawLines, scanEvidence, scanPackedEvidence } from './ledger-reads.js';
 import { bindScope, defectInScope, fileInScope, projectInScope } from './project-scope.js';
 import { readScopeTotals } from './scope-totals.js';
 import { binder, searchSessionMetadata } from './search.js';
@@ -228,6 +229,10 @@ export abstract class SqlStore implements Store {
 
   async evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]> {
     return readEvidenceLines(this.sql, refs);
+  }
+
+  async evidenceLineHashes(refs: EvidenceRef[]): Promise<EvidenceLineHash[]> {
+    return readEvidenceLineHashes(this.sql, refs);
   }
 
   async ledgerEntries(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {

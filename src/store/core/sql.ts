@@ -75,6 +75,12 @@ export interface Dialect {
   rows(param: string, alias: string, columns: readonly RowColumn[]): string;
   /** The larger of two integers. */
   greatest(a: string, b: string): string;
+  /**
+   * A join to the one row of `table` (as `alias`) for which `on` holds, found on an index: PostgreSQL's
+   * planner, counting on ~100 rows out of a RowList, would otherwise hash a scan of the whole table
+   * to keep one or two (a LATERAL subquery with LIMIT 1 is one index probe per outer row).
+   */
+  joinOneByIndex(table: string, alias: string, on: string): string;
   /** Whether `needle` occurs in `haystack` (both text). */
   contains(haystack: string, needle: string): string;
   /** A text parameter typed and collated as the engine's text columns (where nothing else gives it a type). */

@@ -4,7 +4,7 @@
 
 import type pg from 'pg';
 import type { StoredEvent } from '../../core/events.js';
-import type { EvidenceRef, IngestWriter, LedgerEntryLine, LedgerInfo, LedgerEntryQuery, LedgerEntryRow, MessageHit, SearchFilters, RawLineRow, SessionQuery, SessionRow, TokenTable } from '../store.js';
+import type { IngestWriter, LedgerEntryLine, LedgerInfo, LedgerEntryQuery, LedgerEntryRow, MessageHit, SearchFilters, SessionQuery, SessionRow, TokenTable } from '../store.js';
 import { SESSION_SELECT, SqlStore } from '../core/sql-store.js';
 import { sessionFromRow, type SessionRowDb } from '../core/rows.js';
 import { tokenTable } from '../core/tokens.js';
@@ -12,7 +12,6 @@ import type { Sql } from '../core/sql.js';
 import { createPool, guardClient, openFailureReason, parseTarget, PostgresOpenFailed, withRetry, type PostgresTarget } from './connection.js';
 import { acquirePgIngestLock } from './ingest-lock.js';
 import { batchedLookup } from './lookup-batch.js';
-import { readEvidenceLinesByIndex } from './evidence-lines.js';
 import { readOneFileEntries, readOneFileEntryLines } from './ledger-page.js';
 import { migrate } from './migrations.js';
 import { postgresWriter } from './postgres-writer.js';
@@ -102,10 +101,6 @@ export class PostgresStore extends SqlStore {
     // One file: its count and page in one statement (ledger-page.ts).
     const [only, ...more] = query.fileIds;
     return only !== undefined && more.length === 0 ? readOneFileEntries(this.sql, { ...query, fileIds: [only] }) : super.ledgerEntries(query);
-  }
-
-  async evidenceLines(refs: EvidenceRef[]): Promise<RawLineRow[]> {
-    return readEvidenceLinesByIndex(this.sql, refs);
   }
 
   async ledgerEntryLines(query: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryLine[] }> {

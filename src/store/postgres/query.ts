@@ -23,6 +23,7 @@ export const pgDialect: Dialect = {
   rows: (param, alias, columns) =>
     `(SELECT ${rowColumns('j.v', columns, (e, type) => `(${e})::${type}`)}, j.n FROM json_array_elements(${param}::json) WITH ORDINALITY AS j(v, n)) AS ${alias}`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
+  joinOneByIndex: (table, alias, on) => `CROSS JOIN LATERAL (SELECT * FROM ${table} ${alias} WHERE ${on} LIMIT 1) ${alias}`,
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
   textParam: (param) => `${param}::text COLLATE "C"`,
   // lower() of "C"-collated text folds ASCII only.

@@ -7,7 +7,7 @@
 
 import { brotliDecompress, brotliDecompressSync } from './brotli.js';
 import { EvidenceDamaged } from '../../core/errors.js';
-import { unpackLines } from '../sqlite/line-index.js';
+import { unpackLineBounds } from '../sqlite/line-index.js';
 import type { EvidenceBlockView, PackedEvidence, PackedEvidenceBlockView } from '../store.js';
 
 /** Blocks decompressed ahead of the one being visited. */
@@ -27,12 +27,7 @@ const chunkFor = (rawBytes: number) => ({ chunkSize: Math.max(64 * 1024, rawByte
 
 /** The block's lines, offsets from the start of the block. */
 function blockLines(row: StoredBlock): EvidenceBlockView['lines'] {
-  return unpackLines(row.line_index, row.first_line, row.first_offset).map((l) => ({
-    lineNumber: l.lineNumber,
-    start: l.offset - row.first_offset,
-    length: l.length,
-    status: l.status,
-  }));
+  return unpackLineBounds(row.line_index, row.first_line);
 }
 
 /** Visit `rows` (one file's blocks, in order); resolves false when the visitor stopped the scan. */

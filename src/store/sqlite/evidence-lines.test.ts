@@ -1,11 +1,13 @@
 // Evidence lines by address: many lines of the same block (grep's live check asks for a page of
-// up to 500) come back exactly, in the order asked, with each block's line index unpacked once.
+// up to 500) come back exactly, in the order asked, with each block's line index unpacked once;
+// and their stored lengths and hashes (the live check's cheaper read) equal the lines' own.
 
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
 import { ingestPaths } from '../../ingest/ingest.js';
 import { SqliteStore } from './sqlite-store.js';
+import { lineHash } from '../../core/line-hash.js';
 import * as lineIndex from './line-index.js';
 
 vi.mock('./line-index.js', async (original) => {
@@ -28,6 +30,21 @@ describe('evidence lines by address', () => {
     const got = await s.evidenceLines(asked);
     expect(got).toEqual([...inOrder].reverse());
     expect(unpack.mock.calls.length).toBe(file.blocks);
+    await s.close();
+  });
+
+  it('answers lines\' stored lengths and hashes by address, in the order asked, equal to the lines\' own', async () => {
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [copyFixture('claude-code')]);
+    const files = s.db.prepare('SELECT id, lines FROM files WHERE lines > 0 ORDER BY lines DESC LIMIT 3').all() as { id: number; lines: number }[];
+    const asked = files.flatMap((f) => Array.from({ length: f.lines }, (_, k) => ({ fileId: f.id, lineNumber: f.lines - k })));
+    asked.splice(2, 0, { fileId: files[0]!.id, lineNumber: files[0]!.lines + 1 }, { fileId: 999_999, lineNumber: 1 }); // no such lines: left out
+    const lines = await s.evidenceLines(asked);
+    expect(lines.length).toBe(asked.length - 2);
+    const hashes = await s.evidenceLineHashes(asked);
+    expect(hashes.map((h) => ({ ...h, hash: h.hash.toString('hex') }))).toEqual(
+      lines.map((l) => ({ fileId: l.fileId, lineNumber: l.lineNumber, length: l.raw.length, hash: lineHash(l.raw).toString('hex') })),
+    );
     await s.close();
   });
 });

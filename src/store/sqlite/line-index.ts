@@ -30,3 +30,27 @@ export function unpackLines(buf: Buffer, firstLine: number, firstOffset: number)
   }
   return out;
 }
+
+/**
+ * The lines' places in their block (start from the block's first byte), without their hashes: what
+ * a scan of the evidence needs. Read straight from the packed entries, no hash view per line (on a
+ * 59 MB ledger's 31,000 lines, those views were a quarter of the scan's main-thread CPU).
+ */
+export function unpackLineBounds(buf: Buffer, firstLine: number): { lineNumber: number; start: number; length: number; status: EvidenceLine['status'] }[] {
+  const out: { lineNumber: number; start: number; length: number; status: EvidenceLine['status'] }[] = [];
+  let start = 0;
+  for (let at = 0, i = 0; at + ENTRY_BYTES <= buf.length; at += ENTRY_BYTES, i++) {
+    const length = buf.readUInt32LE(at);
+    const status = STATUS_NAME[buf[at + 4]!] ?? 'ok';
+    out.push({ lineNumber: firstLine + i, start, length, status });
+    start += length + (status === 'incomplete' ? 0 : 1);
+  }
+  return out;
+}
+
+/** The length and hash of the block's k-th line (0-based), read from its packed entry alone; null past the block's last line. */
+export function lineEntryAt(buf: Buffer, k: number): { length: number; hash: Buffer } | null {
+  const at = k * ENTRY_BYTES;
+  if (k < 0 || at + ENTRY_BYTES > buf.length) return null;
+  return { length: buf.readUInt32LE(at), hash: buf.subarray(at + 5, at + 21) };
+}

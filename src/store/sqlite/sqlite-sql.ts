@@ -15,6 +15,7 @@ export const sqliteDialect: Dialect = {
   inSubquery: (expr, subquery) => `${expr} IN (${subquery})`,
   rows: (param, alias, columns) => `(SELECT ${rowColumns('j.value', columns, (e) => e)}, j.key + 1 AS n FROM json_each(${param}) j) AS ${alias}`,
   greatest: (a, b) => `max(${a}, ${b})`,
+  joinOneByIndex: (table, alias, on) => `JOIN ${table} ${alias} ON ${on}`,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   textParam: (param) => param,
   asciiLower: (expr) => `lower(${expr})`,

@@ -11,6 +11,7 @@
 import { RE2JS } from 're2js';
 import { compileUserPattern, lineRegExp, type SearchPlan } from '../../core/safe-regex.js';
 import type { EvidenceBlockView } from '../../store/store.js';
+import { literalFinder } from './literal-finder.js';
 import { requiredLiteral } from './pattern-facts.js';
 import { blockMatcher, matchBlock, matchLines } from './scan.js';
 
@@ -74,7 +75,7 @@ function re2Search(plan: SearchPlan): BlockSearch {
     const n = b.starts.length;
     if (needle !== null || caseless !== null) {
       const buf = Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength);
-      const find = needle !== null ? (from: number) => buf.indexOf(needle, from) : caselessFinder(buf, caseless!);
+      const find = needle !== null ? literalFinder(buf, needle) : caselessFinder(buf, caseless!);
       for (let at = find(0); at !== -1; ) {
         const k = lineIndex(b.starts, at);
         if (at + span <= b.starts[k]! + b.lengths[k]! && (literalDecides || line.test(lineAt(k)))) hits.push(k);
@@ -141,7 +142,7 @@ function caselessFinder(buf: Buffer, needle: Buffer): (from: number) => number {
   const skew = buf.byteOffset % 4; // the copy starts at the block's alignment, so both are read a word at a time
   const view = lowered.subarray(skew, skew + buf.length);
   lowerAscii(buf, view);
-  return (from) => view.indexOf(needle, from);
+  return literalFinder(view, needle);
 }
 
 function lineIndex(starts: Int32Array, pos: number): number {

@@ -63,6 +63,32 @@ describe('searchRange', () => {
     });
   }
 
+  it('gives the lines of one pass when a range is read a piece at a time (lines across pieces, one longer than two pieces)', async () => {
+    const path = join(tempDir('hs-range-'), 'f.jsonl');
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0);
+    const rows: string[] = [];
+    for (let bytes = 0; bytes < 5.5 * (1 << 20); ) {
+      const n = rows.length === 300 ? 2.5 * (1 << 20) : 100 + (next() % 20_000); // one line longer than two 1 MiB pieces
+      const row = `{"n":${rows.length},"t":"${'x'.repeat(n)}${next() % 3 === 0 ? 'HIT' : ''}"}`;
+      rows.push(row);
+      bytes += row.length + 1;
+    }
+    for (const text of [`${rows.join('\n')}\n`, rows.join('\n')]) {
+      const bytes = Buffer.from(text);
+      writeFileSync(path, bytes);
+      const fd = openSync(path, 'r');
+      try {
+        const search = blockSearch(await planUserSearch('HIT'));
+        const expected = oneGo(bytes, 'HIT');
+        expect(expected.hits.length).toBeGreaterThan(50);
+        for (const step of [bytes.length, 4 << 20, (3 << 20) + 12_345]) expect(inRanges(fd, bytes.length, step, search), `ranges of ${step} bytes`).toEqual(expected);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  });
+
   it('reads no further than the size it was given (bytes appended since the check are not searched)', async () => {
     const path = join(tempDir('hs-range-'), 'f.jsonl');
     writeFileSync(path, '{"a":"HIT"}\n{"b":"HIT appended"}\n');

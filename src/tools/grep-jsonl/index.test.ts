@@ -223,6 +223,48 @@ describe('grep_jsonl reads an unchanged source directly, the evidence otherwise'
     expect(forced.entries).toEqual(after.entries.map((e: Result) => ({ ...e, read_from: 'evidence' })));
     await s.close();
   });
+
+  it('checks live lines against the stored line hashes without reading (inflating) the evidence lines, and answers as a store without the hashes does', async () => {
+    const { utimesSync, writeFileSync, statSync } = await import('node:fs');
+    const root = copyFixture('control-plane/edge');
+    const active = join(root, 'HOT/ledger/governance.jsonl');
+    const mtime = new Date('2026-02-14T20:00:00Z');
+    utimesSync(active, mtime, mtime);
+    const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
+    await ingestPaths(s, [root]);
+    let linesRead = 0;
+    /** The store as the tool sees it: evidenceLines counted, and (without) evidenceLineHashes hidden. */
+    const view = (withHashes: boolean) =>
+      new Proxy(s, {
+        get(target, key) {
+          if (key === 'evidenceLineHashes' && !withHashes) return undefined;
+          const value = Reflect.get(target, key, target) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...a: unknown[]) => {
+            if (key === 'evidenceLines') linesRead++;
+            return (value as (...x: unknown[]) => unknown).apply(target, a);
+          };
+        },
+      });
+    const args = { ledger: 'governance', pattern: '"decision": "(ERROR|DEBITED)"', limit: 500, max_bytes: 10_000_000 };
+    const same = await call(args, view(true));
+    expect(same).toMatchObject({ status: 'ok', read_from: 'live', live_differs_from_evidence: [] });
+    expect(same.count).toBeGreaterThan(0);
+    expect(linesRead).toBe(0);
+    expect(await call(args, view(false))).toEqual(same);
+    expect(linesRead).toBe(1);
+    // A same-size edit behind the same mtime: both ways name the same changed lines and answer alike.
+    const size = statSync(active).size;
+    const text = readFileSync(active, 'utf8');
+    const re = new RegExp(args.pattern);
+    writeFileSync(active, text.split('\n').map((l) => (re.test(l) ? l.replace('"event_type": "', '"event_type":"X') : l)).join('\n'));
+    expect(statSync(active).size).toBe(size);
+    utimesSync(active, mtime, mtime);
+    const hashed = await call(args, view(true));
+    expect(hashed.live_differs_from_evidence.length).toBeGreaterThan(0);
+    expect(await call(args, view(false))).toEqual(hashed);
+    await s.close();
+  });
 });
 
 describe('grep_jsonl runs under a deadline, off the event loop', () => {

@@ -30,6 +30,7 @@ import { recycleBlockBuffer } from './block-buffers.js';
 import { requiredBytes } from './block-search.js';
 import { enoughToFit } from './page-fit.js';
 import type { RangeFound } from './file-range.js';
+import { lineHash } from '../../core/line-hash.js';
 
 const SESSION_PAGE = 10_000;
 
@@ -254,13 +255,28 @@ function sortedHas(sorted: readonly number[], n: number): boolean {
   return sorted[lowerBound(sorted, n)] === n;
 }
 
-/** Hits read live whose bytes are not the stored evidence of the same line (the source changed behind a same size and mtime). */
+/**
+ * Hits read live whose bytes are not the stored evidence of the same line (the source changed
+ * behind a same size and mtime). Where the store offers them, the lines' stored lengths and hashes
+ * (SHA-256, 128 bits: what ingest already trusts to tell a resumed file's lines from changed ones)
+ * are compared with the live bytes' instead of inflating every block that holds a page line: a
+ * change that keeps a line's length and SHA-256/128 would go unnoticed, which takes a second
+ * preimage of SHA-256 (decisions: docs/architecture.md, "grep's live check").
+ */
 async function liveDifferences(store: Store, hits: FoundHit[]): Promise<FoundHit[]> {
   const live = hits.filter((h) => h.read_from === 'live');
   if (live.length === 0) return [];
-  const rows = await store.evidenceLines(live.map((h) => ({ fileId: h.fileId, lineNumber: h.line_number })));
-  const stored = new Map(rows.map((r) => [`${r.fileId}:${r.lineNumber}`, r.raw]));
-  return live.filter((h) => !stored.get(`${h.fileId}:${h.line_number}`)?.equals(h.bytes));
+  const refs = live.map((h) => ({ fileId: h.fileId, lineNumber: h.line_number }));
+  const key = (fileId: number, lineNumber: number) => `${fileId}:${lineNumber}`;
+  if (store.evidenceLineHashes) {
+    const stored = new Map((await store.evidenceLineHashes(refs)).map((r) => [key(r.fileId, r.lineNumber), r]));
+    return live.filter((h) => {
+      const s = stored.get(key(h.fileId, h.line_number));
+      return !s || s.length !== h.bytes.length || !lineHash(h.bytes).equals(s.hash);
+    });
+  }
+  const stored = new Map((await store.evidenceLines(refs)).map((r) => [key(r.fileId, r.lineNumber), r.raw]));
+  return live.filter((h) => !stored.get(key(h.fileId, h.line_number))?.equals(h.bytes));
 }
 
 function overall(readFrom: Map<string, ReadFrom>): ReadFrom | 'mixed' {

@@ -6,6 +6,7 @@
 
 import { isAscii } from 'node:buffer';
 import type { EvidenceBlockView } from '../../store/store.js';
+import { literalFinder } from './literal-finder.js';
 import { byteSafe } from './pattern-facts.js';
 
 type Lines = EvidenceBlockView['lines'];
@@ -125,7 +126,7 @@ function matchByLiteral(block: EvidenceBlockView, m: BlockMatcher, literal: NonN
   const { data, lines } = block;
   const n = lines.length;
   let find: (from: number) => number;
-  if ('bytes' in literal) find = (from) => data.indexOf(literal.bytes, from);
+  if ('bytes' in literal) find = literalFinder(data, literal.bytes);
   else {
     const text = data.toString('latin1');
     const re = literal.caseless;

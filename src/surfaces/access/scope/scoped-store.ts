@@ -7,6 +7,7 @@ import type {
   DefectRow,
   EvidenceBlockView,
   EvidenceSkip,
+  EvidenceLineHash,
   EvidenceRef,
   FileQuery,
   IngestWriter,
@@ -25,6 +26,7 @@ import type {
   SyncStateSlot,
   TokenTable,
 } from '../../../store/store.js';
+import { lineHash } from '../../../core/line-hash.js';
 import type { StoredEvent } from '../../../core/events.js';
 import { projectRoots } from '../../../store/shared/ledger-traits.js';
 import { ScopedWriteRefused } from '../access-errors.js';
@@ -197,6 +199,15 @@ class ScopedStore implements Store {
     const allowed = new Set(await this.allowedFileIds([...new Set(refs.map((r) => r.fileId))]));
     const kept = refs.filter((r) => allowed.has(r.fileId));
     return kept.length ? this.inner.evidenceLines(kept) : [];
+  }
+
+  async evidenceLineHashes(refs: EvidenceRef[]): Promise<EvidenceLineHash[]> {
+    const allowed = new Set(await this.allowedFileIds([...new Set(refs.map((r) => r.fileId))]));
+    const kept = refs.filter((r) => allowed.has(r.fileId));
+    if (kept.length === 0) return [];
+    // An inner store without the hashes: the lines themselves, hashed here (the same answer).
+    if (this.inner.evidenceLineHashes) return this.inner.evidenceLineHashes(kept);
+    return (await this.inner.evidenceLines(kept)).map((r) => ({ fileId: r.fileId, lineNumber: r.lineNumber, length: r.raw.length, hash: lineHash(r.raw) }));
   }
 
   async ledgerEntries(q: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryRow[] }> {
