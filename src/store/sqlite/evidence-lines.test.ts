@@ -5,18 +5,30 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
-import { ingestPaths } from '../../ingest/ingest.js';
-import { SqliteStore } from './sqlite-store.js';
 import { lineHash } from '../../core/line-hash.js';
-import * as lineIndex from './line-index.js';
 
 vi.mock('./line-index.js', async (original) => {
   const real = await original<typeof import('./line-index.js')>();
   return { ...real, unpackLines: vi.fn(real.unpackLines) };
 });
 
+/**
+ * The store's modules loaded afresh, so they import the counting unpackLines: the fast tier runs
+ * test files in one process (isolate: false), where an earlier file may have loaded the real one.
+ * (Each test takes all of them from here: classes of two loads do not mix.)
+ */
+async function freshModules() {
+  vi.resetModules();
+  return {
+    SqliteStore: (await import('./sqlite-store.js')).SqliteStore,
+    ingestPaths: (await import('../../ingest/ingest.js')).ingestPaths,
+    lineIndex: await import('./line-index.js'),
+  };
+}
+
 describe('evidence lines by address', () => {
   it('answers every line of a file, asked backwards, as the file reads, unpacking each block once', async () => {
+    const { SqliteStore, ingestPaths, lineIndex } = await freshModules();
     const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
     await ingestPaths(s, [copyFixture('claude-code')]);
     const file = s.db.prepare('SELECT id, lines, (SELECT count(*) FROM blocks b WHERE b.file_id = f.id) AS blocks FROM files f ORDER BY lines DESC LIMIT 1').get() as { id: number; lines: number; blocks: number };
@@ -34,6 +46,7 @@ describe('evidence lines by address', () => {
   });
 
   it('answers lines\' stored lengths and hashes by address, in the order asked, equal to the lines\' own', async () => {
+    const { SqliteStore, ingestPaths } = await freshModules();
     const s = new SqliteStore(join(tempDir('hs-db-'), 'h.db'));
     await ingestPaths(s, [copyFixture('claude-code')]);
     const files = s.db.prepare('SELECT id, lines FROM files WHERE lines > 0 ORDER BY lines DESC LIMIT 3').all() as { id: number; lines: number }[];
