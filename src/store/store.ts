@@ -626,6 +626,13 @@ export interface Store {
    */
   usageCallGroups?(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
   /**
+   * Optional: as usageCallGroups, but the calls summed per UTC hour instead of day, and the calls at
+   * an hour's first millisecond apart from the rest of that hour: each group's calls then fall in one
+   * 5-hour block whatever the blocks (src/usage/blocks.ts). A store without it is read call by call
+   * (usageCallRows, else sessionTimeline), with the same blocks.
+   */
+  usageCallHours?(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }>;
+  /**
    * Optional: every session and the store's LLM calls one by one (UsageCallRow), in any order. A
    * store without it is read through sessionTimeline (src/usage/calls.ts), with the same calls.
    */

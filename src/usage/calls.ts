@@ -6,8 +6,9 @@
 // session totals, which equal ccusage's.
 //
 // A store with usageCallGroups (both engines: a usage_calls table kept by the writer with the same
-// rule) hands the calls over already grouped, and with usageCallRows one by one; any other Store (a
-// wrapper, a test double) is read session by session through sessionTimeline, with the same figures.
+// rule) hands the calls over already grouped per day, with usageCallHours per hour (for blocks),
+// and with usageCallRows one by one; any other Store (a wrapper, a test double) is read session by
+// session through sessionTimeline, with the same figures.
 
 import { tokenTotal, type Format, type TokenCounts } from '../core/model.js';
 import { keyToParts } from '../core/time.js';
@@ -145,11 +146,19 @@ function compareGroups(a: UsageCallGroupRow, b: UsageCallGroupRow): number {
   );
 }
 
-function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }): UsageCall[] {
+/**
+ * By the first call's time, then compareGroups: the order blocks' stable sort by time puts
+ * compareGroups' order into, made in one sort, so blocks find the groups sorted already.
+ */
+function compareGroupsByTime(a: UsageCallGroupRow, b: UsageCallGroupRow): number {
+  return (a.firstMs ?? -Infinity) - (b.firstMs ?? -Infinity) || compareGroups(a, b);
+}
+
+function fromGroups(found: { sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }, order = compareGroups): UsageCall[] {
   const byId = new Map<string, SessionInfo>(found.sessions.map((s) => [s.id, s]));
   const roots = topLevelOf(byId);
   const calls: UsageCall[] = [];
-  for (const g of [...found.groups].sort(compareGroups)) {
+  for (const g of [...found.groups].sort(order)) {
     const root = roots.get(g.sessionId);
     if (!root) continue;
     calls.push({
@@ -258,6 +267,16 @@ async function fromStore(store: Store, only?: ReadonlySet<string>): Promise<Usag
  */
 export async function loadEachUsageCall(store: Store): Promise<UsageCall[]> {
   return store.usageCallRows ? fromRows(await store.usageCallRows()) : fromStore(store);
+}
+
+/**
+ * The calls 5-hour blocks are cut from (src/usage/blocks.ts): summed per session, UTC hour (the
+ * hour's first millisecond apart), model and long-context side where the store keeps them so
+ * (Store.usageCallHours), else each call alone (loadEachUsageCall). No such group straddles a
+ * window's edge, so the windows are the same either way.
+ */
+export async function loadBlockCalls(store: Store): Promise<UsageCall[]> {
+  return store.usageCallHours ? fromGroups(await store.usageCallHours(LONG_CONTEXT_THRESHOLD), compareGroupsByTime) : loadEachUsageCall(store);
 }
 
 /**

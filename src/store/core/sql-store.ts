@@ -341,6 +341,10 @@ export abstract class SqlStore implements Store {
     return readUsageCallGroups(this.sql, longContextThreshold, projects);
   }
 
+  async usageCallHours(longContextThreshold: number, projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
+    return readUsageCallGroups(this.sql, longContextThreshold, projects, 'hour');
+  }
+
   async usageCallRows(projects?: ProjectScope): Promise<{ sessions: UsageSessionRow[]; calls: UsageCallRow[] }> {
     return readUsageCallRows(this.sql, projects);
   }

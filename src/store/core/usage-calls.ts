@@ -1,10 +1,12 @@
 // The usage_calls table: each session's LLM calls, one narrow row per call as its summariser chose
 // them (src/core/llm-calls.ts), written with the session's summary, so usage reports read a few
 // grouped rows instead of scanning every event (a 500 MB corpus: ~32,000 calls among ~280,000
-// events). Beside them, usage_call_days: the same calls summed per session and UTC day (model,
-// long-context side, recorded cost), written with them, so a report reads ~3,000 rows of a 1 GB
-// store instead of grouping ~65,000 calls on every call. The engine only stores and reads; each
-// engine's migrations create the tables.
+// events). Beside them, two tables of the same calls summed, written with them: usage_call_days per
+// session and UTC day (model, long-context side, recorded cost), so a report reads ~3,000 rows of a
+// 1 GB store instead of grouping ~65,000 calls on every call; and usage_call_hours per session and
+// UTC hour, the hour's first instant apart, which is all the 5-hour blocks need to tell where a call
+// falls (src/usage/blocks.ts says why). The engine only stores and reads; each engine's migrations
+// create the tables.
 
 import type { LlmCall } from '../../core/events.js';
 import type { Format } from '../../core/model.js';
@@ -14,33 +16,71 @@ import { projectInScope, sidInScope } from './project-scope.js';
 import { RowList, type Sql } from './sql.js';
 
 /**
- * The long-context threshold usage_call_days is cut at: the price table's (LONG_CONTEXT_THRESHOLD in
- * src/usage/price-types.ts, which this layer cannot import; a test holds them equal). A report asking
- * for another threshold groups usage_calls itself.
+ * The long-context threshold usage_call_days and usage_call_hours are cut at: the price table's
+ * (LONG_CONTEXT_THRESHOLD in src/usage/price-types.ts, which this layer cannot import; a test holds
+ * them equal). A report asking for another threshold groups usage_calls itself.
  */
 export const DAYS_THRESHOLD = 200_000;
 
-/** The columns of usage_call_days, in the order groupedCalls selects them. */
-export const DAY_COLUMNS = 'sid, day, model, long_ctx, has_cost, calls, first_ms, last_ms, tok_in, tok_out, tok_cw, tok_cr, tok_cw1h, cost, tok_rs';
+/** How a table of grouped calls cuts time: by UTC day, or by UTC hour with the hour's first millisecond apart. */
+export type CallCut = 'day' | 'hour';
+
+const HOUR_MS = 3_600_000;
 
 /**
- * usage_calls summed per session, UTC day, model, long-context side and recorded-cost presence, in
- * DAY_COLUMNS order: what usage_call_days holds, and what a report reads. Integer division
- * truncates toward zero on both engines: the same UTC days. `threshold` is a `$n` or a number.
+ * The columns that cut time, per cut. Days: integer division truncates toward zero on both engines
+ * (the same UTC days). Hours: the hour's start, floored (also before 1970, where truncation would put
+ * two hours in one), and whether the call is at that very millisecond: a window that opened 5 hours
+ * earlier still takes such a call and no other of its hour.
  */
-export function groupedCalls(floatSum: (expr: string) => string, threshold: string, where = ''): string {
-  return `SELECT sid, ts_ms / 86400000 AS day, model, tok_in + tok_cw + tok_cr > ${threshold} AS long_ctx, cost IS NOT NULL AS has_cost,
+const CUT_KEYS: Record<CallCut, { select: string; columns: string; count: number }> = {
+  day: { select: 'ts_ms / 86400000 AS day', columns: 'day', count: 1 },
+  hour: {
+    select: `ts_ms - ((ts_ms % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS} AS hour_ms, ts_ms % ${HOUR_MS} = 0 AS on_hour`,
+    columns: 'hour_ms, on_hour',
+    count: 2,
+  },
+};
+
+const SUMMED_COLUMNS = 'model, long_ctx, has_cost, calls, first_ms, last_ms, tok_in, tok_out, tok_cw, tok_cr, tok_cw1h, cost, tok_rs';
+
+/** The columns of a grouped-calls table, in the order groupedCalls selects them. */
+export const groupColumns = (cut: CallCut): string => `sid, ${CUT_KEYS[cut].columns}, ${SUMMED_COLUMNS}`;
+
+/** The columns of usage_call_days, in the order groupedCalls selects them. */
+export const DAY_COLUMNS = groupColumns('day');
+
+/** The table that keeps the calls grouped by `cut`. */
+export const groupTable = (cut: CallCut): string => (cut === 'day' ? 'usage_call_days' : 'usage_call_hours');
+
+/**
+ * usage_calls summed per session, time cut (UTC day, or UTC hour and its first millisecond), model,
+ * long-context side and recorded-cost presence, in groupColumns(cut) order: what usage_call_days and
+ * usage_call_hours hold, and what a report reads. `threshold` is a `$n` or a number.
+ */
+export function groupedCalls(floatSum: (expr: string) => string, threshold: string, where = '', cut: CallCut = 'day'): string {
+  const keys = CUT_KEYS[cut];
+  // The key columns by position: sid, the cut's, model, long_ctx, has_cost.
+  const by = Array.from({ length: keys.count + 4 }, (_, i) => i + 1).join(', ');
+  return `SELECT sid, ${keys.select}, model, tok_in + tok_cw + tok_cr > ${threshold} AS long_ctx, cost IS NOT NULL AS has_cost,
      count(*), min(ts_ms), max(ts_ms), sum(tok_in), sum(tok_out), sum(tok_cw), sum(tok_cr), ${floatSum('tok_cw1h')}, ${floatSum('cost')}, sum(tok_rs)
-     FROM usage_calls ${where} GROUP BY 1, 2, 3, 4, 5`;
+     FROM usage_calls ${where} GROUP BY ${by}`;
 }
 
-/** Replace the calls of these sessions, and their day groups. Call inside the transaction that saves their summaries. */
+const CUTS: readonly CallCut[] = ['day', 'hour'];
+
+/** The statement that fills a grouped-calls table from usage_calls (`where` cuts the calls; none: every one). */
+export function fillGroups(sql: Pick<Sql, 'dialect'>, cut: CallCut, where = ''): string {
+  return `INSERT INTO ${groupTable(cut)} (${groupColumns(cut)}) ${groupedCalls(sql.dialect.floatSum, String(DAYS_THRESHOLD), where, cut)}`;
+}
+
+/** Replace the calls of these sessions, and their day and hour groups. Call inside the transaction that saves their summaries. */
 export async function writeUsageCalls(sql: Sql, bySession: readonly { sid: number; calls: readonly LlmCall[] }[]): Promise<void> {
   if (bySession.length === 0) return;
   const sids = bySession.map((s) => s.sid);
   const these = sql.dialect.inArray('sid', '$1', 'int');
   await sql.run(`DELETE FROM usage_calls WHERE ${these}`, [sids]);
-  await sql.run(`DELETE FROM usage_call_days WHERE ${these}`, [sids]);
+  for (const cut of CUTS) await sql.run(`DELETE FROM ${groupTable(cut)} WHERE ${these}`, [sids]);
   const rows = bySession.flatMap((s) =>
     s.calls.map((c) => {
       const [ms, ns] = c.tsKey === null ? [null, 0] : keyToParts(c.tsKey);
@@ -58,7 +98,7 @@ export async function writeUsageCalls(sql: Sql, bySession: readonly { sid: numbe
     [new RowList(rows)],
   );
   // Summed by the engine from the rows just written, as a report used to sum them on every call.
-  await sql.run(`INSERT INTO usage_call_days (${DAY_COLUMNS}) ${groupedCalls(sql.dialect.floatSum, String(DAYS_THRESHOLD), `WHERE ${these}`)}`, [sids]);
+  for (const cut of CUTS) await sql.run(fillGroups(sql, cut, `WHERE ${these}`), [sids]);
 }
 
 /** Keys of the stored calls of these sessions: mirrors, or first-hand ones. */
@@ -68,21 +108,24 @@ export async function storedCallKeys(sql: Sql, sids: readonly number[], mirror: 
 }
 
 /**
- * Every session, and the chosen calls summed per session, UTC day, model, long-context side and
- * recorded-cost presence (Store.usageCallGroups): ~32,000 calls of a 500 MB corpus come back as
- * ~1,600 rows. Integer division truncates toward zero on both engines: the same UTC days.
+ * Every session, and the chosen calls summed per session, `cut` (UTC day, or UTC hour with its first
+ * millisecond apart), model, long-context side and recorded-cost presence (Store.usageCallGroups,
+ * Store.usageCallHours): ~32,000 calls of a 500 MB corpus come back as ~1,600 day rows.
  */
 export async function readUsageCallGroups(
   sql: Sql,
   threshold: number,
   projects?: ProjectScope,
+  cut: CallCut = 'day',
 ): Promise<{ sessions: UsageSessionRow[]; groups: UsageCallGroupRow[] }> {
   const { sessions, idOf, scoped, callsWhere } = await readUsageSessions(sql, projects);
   // The groups kept beside the calls (a few thousand rows) instead of grouping every call again.
   const grouped =
     threshold === DAYS_THRESHOLD
-      ? await sql.arrays(`SELECT ${DAY_COLUMNS} FROM usage_call_days ${callsWhere}`, scoped)
-      : await sql.arrays(groupedCalls(sql.dialect.floatSum, `$${scoped.length + 1}`, callsWhere), [...scoped, threshold]);
+      ? await sql.arrays(`SELECT ${groupColumns(cut)} FROM ${groupTable(cut)} ${callsWhere}`, scoped)
+      : await sql.arrays(groupedCalls(sql.dialect.floatSum, `$${scoped.length + 1}`, callsWhere, cut), [...scoped, threshold]);
+  // The summed columns come after the cut's keys.
+  const k = CUT_KEYS[cut].count;
   const groups: UsageCallGroupRow[] = [];
   for (const g of grouped) {
     // Rows of a session no longer listed have no session row: no report counts them.
@@ -90,18 +133,18 @@ export async function readUsageCallGroups(
     if (sessionId === undefined) continue;
     groups.push({
       sessionId,
-      model: g[2] as string | null,
-      long: g[3] === 1 || g[3] === true,
-      calls: g[5] as number,
-      firstMs: g[6] as number | null,
-      lastMs: g[7] as number | null,
-      input: g[8] as number,
-      output: g[9] as number,
-      cacheWrite: g[10] as number,
-      cacheWrite1h: g[12] as number,
-      cacheRead: g[11] as number,
-      reasoning: g[14] as number,
-      recordedUsd: g[4] === 1 || g[4] === true ? (g[13] as number) : null,
+      model: g[k + 1] as string | null,
+      long: g[k + 2] === 1 || g[k + 2] === true,
+      calls: g[k + 4] as number,
+      firstMs: g[k + 5] as number | null,
+      lastMs: g[k + 6] as number | null,
+      input: g[k + 7] as number,
+      output: g[k + 8] as number,
+      cacheWrite: g[k + 9] as number,
+      cacheWrite1h: g[k + 11] as number,
+      cacheRead: g[k + 10] as number,
+      reasoning: g[k + 13] as number,
+      recordedUsd: g[k + 3] === 1 || g[k + 3] === true ? (g[k + 12] as number) : null,
     });
   }
   return { sessions, groups };

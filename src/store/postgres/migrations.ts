@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { StoreSchemaTooNew } from '../../core/errors.js';
 import { llmCalls } from '../../core/llm-calls.js';
 import { readSessionEvents } from '../core/session-events.js';
-import { DAY_COLUMNS, DAYS_THRESHOLD, groupedCalls, writeUsageCalls } from '../core/usage-calls.js';
+import { DAY_COLUMNS, DAYS_THRESHOLD, fillGroups, groupedCalls, writeUsageCalls } from '../core/usage-calls.js';
 import { postgresSql } from './query.js';
 
 export interface PgMigration {
@@ -319,7 +319,40 @@ CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
 );
 ALTER TABLE block_filters ALTER COLUMN gram_filter SET STORAGE EXTERNAL;`,
   },
+  {
+    version: 8,
+    description: 'LLM calls summed per session and UTC hour, for 5-hour blocks',
+    // As SQLite's migration 10: the calls summed per session, UTC hour and whether they are at the
+    // hour's first millisecond, which is all 5-hour blocks need of each call's time. Filled in a
+    // code step, after migration 3's when that one is pending.
+    sql: `CREATE TABLE IF NOT EXISTS usage_call_hours (
+  sid integer NOT NULL,
+  hour_ms bigint,
+  on_hour boolean,
+  model text COLLATE "C",
+  long_ctx boolean NOT NULL,
+  has_cost boolean NOT NULL,
+  calls bigint NOT NULL,
+  first_ms bigint,
+  last_ms bigint,
+  tok_in bigint NOT NULL,
+  tok_out bigint NOT NULL,
+  tok_cw bigint NOT NULL,
+  tok_cr bigint NOT NULL,
+  tok_cw1h double precision NOT NULL,
+  cost double precision,
+  tok_rs bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_call_hours_sid ON usage_call_hours(sid);`,
+    run: fillUsageCallHours,
+  },
 ];
+
+/** The hour groups of every stored call (migration 8). */
+async function fillUsageCallHours(client: pg.PoolClient): Promise<void> {
+  await client.query('DELETE FROM usage_call_hours');
+  await client.query(fillGroups(postgresSql(client), 'hour'));
+}
 
 /** The day groups of every stored call (migration 5). */
 async function fillUsageCallDays(client: pg.PoolClient): Promise<void> {

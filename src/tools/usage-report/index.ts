@@ -7,7 +7,7 @@ import { keptWhileUnchanged, VersionCache } from '../../analysis/version-cache.j
 import { FORMATS } from '../../formats/registry.js';
 import { buildReport, GROUPINGS, ORDERS, resolveRange, type Grouping } from '../../usage/aggregate.js';
 import { buildBlocks, parseNow } from '../../usage/blocks.js';
-import { loadEachUsageCall, loadUsageCalls } from '../../usage/calls.js';
+import { loadBlockCalls, loadUsageCalls } from '../../usage/calls.js';
 import { COST_MODES } from '../../usage/cost.js';
 import { PRICE_SOURCES, PRICES_AS_OF } from '../../usage/pricing.js';
 import { checkTimeZone, DEFAULT_TIME_ZONE } from '../../usage/time-zone.js';
@@ -89,6 +89,8 @@ function reportKey(a: z.infer<typeof input>): string {
 export const usageReport = defineTool({
   name: 'usage_report',
   mcpSets: ['core', 'analyst'],
+  // Envelope, rows, a row, its model_breakdowns or subagents, one of those, its tokens: figures only.
+  answerDepth: 6,
   examples, cli, http,
   title: 'Usage and cost report',
   description:
@@ -120,8 +122,8 @@ export const usageReport = defineTool({
     let report: Report;
     if (blocks) {
       const now = args.now === undefined ? Date.now() : parseNow(args.now);
-      // Windows need each call's own time: the calls one by one, not the stored per-day groups.
-      const build = async () => buildBlocks(await loadEachUsageCall(store), { ...filters, now, activeOnly: args.active });
+      // Windows need each call's hour, not the stored per-day groups: the per-hour ones.
+      const build = async () => buildBlocks(await loadBlockCalls(store), { ...filters, now, activeOnly: args.active });
       // Without a given now the report moves with the clock: nothing to keep.
       report = args.now === undefined ? await build() : await keptWhileUnchanged(reports, store, reportKey(args), build);
     } else {

@@ -72,6 +72,7 @@ export function redactedEvidence(store: Store): Store {
     // Token counts and costs hold no secret text.
     usageCallGroups: store.usageCallGroups?.bind(store),
     usageCallRows: store.usageCallRows?.bind(store),
+    usageCallHours: store.usageCallHours?.bind(store),
     tokens: () => store.tokens(),
     syncState: () => store.syncState(),
     close: () => store.close(),

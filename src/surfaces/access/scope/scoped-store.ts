@@ -62,6 +62,7 @@ class ScopedStore implements Store {
   readonly usageCallGroups?: Store['usageCallGroups'];
   readonly sessionTallies?: Store['sessionTallies'];
   readonly usageCallRows?: Store['usageCallRows'];
+  readonly usageCallHours?: Store['usageCallHours'];
 
   constructor(
     private readonly inner: Store,
@@ -75,6 +76,8 @@ class ScopedStore implements Store {
     if (tallies) this.sessionTallies = (projects) => tallies(this.within(projects));
     const rows = inner.usageCallRows?.bind(inner);
     if (rows) this.usageCallRows = (projects) => rows(this.within(projects));
+    const hours = inner.usageCallHours?.bind(inner);
+    if (hours) this.usageCallHours = (threshold, projects) => hours(threshold, this.within(projects));
   }
 
   private once<T>(name: string, make: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
-// usage_call_days on both engines: the groups the writer keeps beside the calls equal the calls
-// grouped on the spot — after an ingest, after a source grows, and after the migration fills the
-// table of a store written before it — and they are cut at the price table's long-context threshold.
+// usage_call_days and usage_call_hours on both engines: the groups the writer keeps beside the calls
+// equal the calls grouped on the spot — after an ingest, after a source grows, and after the
+// migration fills the table of a store written before it — and they are cut at the price table's
+// long-context threshold.
 
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,13 +30,20 @@ const byKey = (a: UsageCallGroupRow, b: UsageCallGroupRow) => {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 };
 
+/** Each table of grouped calls: its Store read, and the schema versions that created it (SQLite, PostgreSQL). */
+const TABLES = [
+  { table: 'usage_call_days', read: 'usageCallGroups', sqlite: 6, postgres: 5 },
+  { table: 'usage_call_hours', read: 'usageCallHours', sqlite: 10, postgres: 8 },
+] as const;
+type Table = (typeof TABLES)[number];
+
 /**
  * The kept groups, and the calls grouped on the spot (any other threshold takes that path; one token
  * more splits the fixtures' calls alike: none has a prompt of exactly threshold + 1 tokens).
  */
-async function keptAndGrouped(store: Store): Promise<[UsageCallGroupRow[], UsageCallGroupRow[]]> {
-  const kept = await store.usageCallGroups!(LONG_CONTEXT_THRESHOLD);
-  const grouped = await store.usageCallGroups!(LONG_CONTEXT_THRESHOLD + 1);
+async function keptAndGrouped(store: Store, t: Table): Promise<[UsageCallGroupRow[], UsageCallGroupRow[]]> {
+  const kept = await store[t.read]!(LONG_CONTEXT_THRESHOLD);
+  const grouped = await store[t.read]!(LONG_CONTEXT_THRESHOLD + 1);
   return [kept.groups.sort(byKey), grouped.groups.sort(byKey)];
 }
 
@@ -43,12 +51,14 @@ it('cuts the kept groups at the price table’s long-context threshold', () => {
   expect(DAYS_THRESHOLD).toBe(LONG_CONTEXT_THRESHOLD);
 });
 
-describe.each(engines.map((e) => [e.name, e] as const))('usage_call_days on %s', (_name, engine) => {
+const cases = engines.flatMap((e) => TABLES.map((t) => [t.table, e.name, e, t] as const));
+
+describe.each(cases)('%s on %s', (_table, _name, engine, t) => {
   it('equals the calls grouped on the spot, after an ingest and after a source grows', async () => {
     const store = await engine.create();
     const roots = ROOTS.map((r) => copyFixture(r));
     await ingestPaths(store, roots);
-    const [kept, grouped] = await keptAndGrouped(store);
+    const [kept, grouped] = await keptAndGrouped(store, t);
     expect(kept.length).toBeGreaterThan(5);
     expect(kept.some((g) => g.recordedUsd !== null)).toBe(true); // Amplifier's recorded costs are summed too
     expect(kept).toEqual(grouped);
@@ -61,7 +71,7 @@ describe.each(engines.map((e) => [e.name, e] as const))('usage_call_days on %s',
     expect(last).toBeDefined();
     appendFileSync(file, `${JSON.stringify({ ...last, uuid: 'days-appended-1', message: { ...last!.message, id: 'msg_days_appended_1' } })}\n`);
     await ingestPaths(store, roots);
-    const [keptAfter, groupedAfter] = await keptAndGrouped(store);
+    const [keptAfter, groupedAfter] = await keptAndGrouped(store, t);
     expect(keptAfter).toEqual(groupedAfter);
     const calls = (gs: UsageCallGroupRow[]) => gs.reduce((n, g) => n + g.calls, 0);
     expect(calls(keptAfter)).toBe(calls(kept) + 1);
@@ -71,24 +81,24 @@ describe.each(engines.map((e) => [e.name, e] as const))('usage_call_days on %s',
   it('is filled by the migration on a store written before it', async () => {
     const store = await engine.create();
     await ingestPaths(store, ROOTS.map((r) => copyFixture(r)));
-    const [kept] = await keptAndGrouped(store);
+    const [kept] = await keptAndGrouped(store, t);
     await store.close();
     if (engine.name === 'sqlite') {
       const raw = new SqliteStore(engine.db());
-      raw.db.exec('DROP TABLE usage_call_days; DELETE FROM schema_version WHERE version >= 6;');
+      raw.db.exec(`DROP TABLE ${t.table}; DELETE FROM schema_version WHERE version >= ${t.sqlite};`);
       await raw.close();
     } else {
       const schema = new URL(engine.db()).searchParams.get('schema')!;
       const admin = new pg.Client({ connectionString: TEST_PG_URL });
       await admin.connect();
       try {
-        await admin.query(`SET search_path TO ${schema}; DROP TABLE usage_call_days; DELETE FROM schema_version WHERE version >= 5`);
+        await admin.query(`SET search_path TO ${schema}; DROP TABLE ${t.table}; DELETE FROM schema_version WHERE version >= ${t.postgres}`);
       } finally {
         await admin.end();
       }
     }
     const upgraded = await engine.reopen();
-    const [keptAgain, grouped] = await keptAndGrouped(upgraded);
+    const [keptAgain, grouped] = await keptAndGrouped(upgraded, t);
     expect(keptAgain).toEqual(kept);
     expect(keptAgain).toEqual(grouped);
     await upgraded.close();
