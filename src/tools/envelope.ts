@@ -21,12 +21,15 @@ export const offsetArg = z
   .default(0)
   .describe('How many items to skip (use next_offset from the previous page).');
 
+/** The largest max_bytes a tool takes. */
+export const MAX_BYTES_LIMIT = 10_000_000;
+
 export function maxBytesArg(defaultValue: number) {
   return z
     .number({ invalid_type_error: 'max_bytes must be a whole number' })
     .int('max_bytes must be a whole number')
     .min(1, 'max_bytes must be at least 1')
-    .max(10_000_000, 'max_bytes must be at most 10000000')
+    .max(MAX_BYTES_LIMIT, `max_bytes must be at most ${MAX_BYTES_LIMIT}`)
     .default(defaultValue)
     .describe('Cap on the serialised result in bytes; items are cut from the end and truncated is set (a cap smaller than one item gives zero items).');
 }

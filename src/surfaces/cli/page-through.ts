@@ -3,6 +3,7 @@
 // the tool page after page and joins the rows into one envelope of the tool's own shape, so the
 // table and --json show the whole report. --limit and --offset still pick a window, of any size.
 
+import { MAX_BYTES_LIMIT } from '../../tools/envelope.js';
 import { runTool, type AnyTool, type ToolContext, type ToolResult } from '../../tools/tool.js';
 import { UsageError } from './usage-error.js';
 
@@ -38,13 +39,17 @@ export async function pageThrough(
   if (window.limit !== undefined && (!Number.isInteger(window.limit) || window.limit < 1)) {
     throw new UsageError(`--limit must be 1 or more, got ${window.limit}`);
   }
+  // The byte cap is for agents' context; a person's report is printed whole, so the pages take the
+  // largest cap unless one was asked for. (At the tools' default, a 555 KB session report took
+  // three pages, each cut to size by serialising it again and again: ~5 ms of a warm report.)
+  const pageArgs = args.max_bytes === undefined ? { ...args, max_bytes: MAX_BYTES_LIMIT } : args;
   const rows: unknown[] = [];
   let first: Envelope | undefined;
   let last: Envelope | undefined;
   let next = offset;
   for (;;) {
     const want = window.limit === undefined ? TOOL_PAGE_LIMIT : Math.min(TOOL_PAGE_LIMIT, window.limit - rows.length);
-    const page = (await runTool(tool, { ...args, offset: next, limit: want }, ctx)) as Envelope;
+    const page = (await runTool(tool, { ...pageArgs, offset: next, limit: want }, ctx)) as Envelope;
     if (page.status !== 'ok') return page as ToolResult;
     first ??= page;
     last = page;
