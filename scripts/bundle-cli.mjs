@@ -42,11 +42,12 @@ const BUNDLE_DIR = join(ROOT, 'dist', 'bundle');
 /**
  * Chunks run as scripts with V8's code cache (cached-chunks.mjs, src/surfaces/cli/chunk-cache.ts),
  * by chunk name or file name: what a warm report loads besides main's own — `report`, the largest
- * (~14 ms of compiling in a warm `usage daily` before), the tool loader, the usage tool and the two
- * small chunks it shares with other tools. main.js and main-deps stay modules: cached, they were no
+ * (~14 ms of compiling in a warm `usage daily` before), the tool loader, the usage tool and the small
+ * chunk it shares with other tools (test/e2e/cli-startup.test.ts holds this list to what a warm
+ * report loads). main.js and main-deps stay modules: cached, they were no
  * faster, and `--help` would pay for the loader (docs/benchmarks.md, "V8 code cache").
  */
-const CACHED_CHUNKS = ['report', 'tool-loader', 'version-cache', 'json-schema', 'tools/usage-report/index.js'];
+const CACHED_CHUNKS = ['report', 'tool-loader', 'json-schema', 'tools/usage-report/index.js'];
 /** The compiled loader the cached chunks' facades import. */
 const CHUNK_CACHE_LOADER = join(COMPILED, 'surfaces', 'cli', 'chunk-cache.js');
 /** npm packages bundled in rather than loaded from node_modules (see above). */
@@ -202,7 +203,13 @@ export async function bundleCli() {
     if (!existsSync(CHUNK_CACHE_LOADER)) throw new Error(`bundle-cli: ${relative(ROOT, CHUNK_CACHE_LOADER)} is missing: run tsc first`);
     for (const name of CACHED_CHUNKS) {
       const chunk = output.find((c) => c.type === 'chunk' && (c.name === name || c.fileName === name));
-      if (!chunk) throw new Error(`bundle-cli: no chunk named or written as ${name} (CACHED_CHUNKS); update the list`);
+      // Rollup regroups shared modules as the code changes (a chunk may fold into another): a
+      // missing name costs that chunk its cache, never the build. test/e2e/cli-startup.test.ts
+      // holds every chunk a warm report loads to be cached, so the list is kept up to date there.
+      if (!chunk) {
+        console.warn(`bundle-cli: no chunk named or written as ${name} (CACHED_CHUNKS): not cached; update the list`);
+        continue;
+      }
       cacheChunk(BUNDLE_DIR, chunk.fileName, CHUNK_CACHE_LOADER);
     }
     // better-sqlite3's JavaScript as one file beside the chunks (bundle-sqlite-driver.mjs says why).

@@ -116,4 +116,12 @@ describe('what each command loads', () => {
     expect(cache.subarray(0, 24).toString('latin1')).toBe('hindsight-chunk-cache 1\n');
     expect(cache.includes(readFileSync(join(chunks, script)))).toBe(true);
   });
+
+  it('every bundle file a warm report loads runs cached, but main and what main imports (CACHED_CHUNKS is up to date)', () => {
+    const loaded = modulesLoaded(['usage', 'daily', '--json']).filter((u) => u.includes('/dist/bundle/') && u.endsWith('.js'));
+    const own = loaded.filter((u) => !/\/surfaces\/cli\/main\.js$|\/chunks\/main-deps-[\w-]+\.js$|\/vendor\//.test(u));
+    expect(own.length).toBeGreaterThanOrEqual(3);
+    const uncached = own.filter((u) => !readFileSync(new URL(u), 'utf8').includes('loadCachedChunk('));
+    expect(uncached.map((u) => u.split('/dist/bundle/')[1])).toEqual([]);
+  });
 });
