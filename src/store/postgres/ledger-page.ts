@@ -25,10 +25,17 @@ function entryFilter(q: LedgerEntryQuery, params: unknown[]): string {
   return filter;
 }
 
-/** The first events of the lines of the page, in `order`, as rows of (line_number, type, sid, ts_ms, ts_ns). */
+/**
+ * The first events of the lines of the page, in `order`, as rows of (line_number, type, sid, ts_ms,
+ * ts_ns). The page's lines are cut first on the (file_id, line_number, type) index alone, then each
+ * line's first event is read: a deep page of a type skips its earlier entries in the index instead
+ * of reading and sorting every matching event's row (431 heap rows for ten entries, ~0.4 ms).
+ */
 function pageRows(filter: string, file: string, order: 'ASC' | 'DESC', limit: string, offset: string): string {
-  return `(SELECT DISTINCT ON (e.line_number) e.line_number, e.type, e.sid, e.ts_ms, e.ts_ns FROM events e
-    WHERE e.file_id = ${file}${filter} ORDER BY e.line_number ${order}, e.part, e.seq LIMIT ${limit} OFFSET ${offset})`;
+  return `(SELECT f.* FROM (SELECT DISTINCT e.line_number FROM events e WHERE e.file_id = ${file}${filter}
+      ORDER BY e.line_number ${order} LIMIT ${limit} OFFSET ${offset}) l
+    CROSS JOIN LATERAL (SELECT e.line_number, e.type, e.sid, e.ts_ms, e.ts_ns FROM events e
+      WHERE e.file_id = ${file} AND e.line_number = l.line_number${filter} ORDER BY e.part, e.seq LIMIT 1) f)`;
 }
 
 /** The page statement's parameters and the parts of it both reads share. */
@@ -38,7 +45,7 @@ function pageParts(q: LedgerEntryQuery & { fileIds: [number] }): { params: unkno
   params.push(q.fileIds[0], q.offset, q.limit);
   const [file, skip, limit] = [`$${params.length - 2}`, `$${params.length - 1}::bigint`, `$${params.length}::bigint`];
   // want: the entries of the page; back: read from the end (skip past the middle, as readLedgerEntries decides).
-  const ctes = `c AS (SELECT count(DISTINCT e.line_number) AS n FROM events e WHERE e.file_id = ${file}${filter}),
+  const ctes = `c AS (SELECT count(*) AS n FROM (SELECT DISTINCT e.line_number FROM events e WHERE e.file_id = ${file}${filter}) x),
        w AS (SELECT n, least(${limit}, greatest(n - ${skip}, 0)) AS want, ${skip} > n / 2.0 AS back FROM c),
        page AS (
          SELECT * FROM ${pageRows(filter, file, 'ASC', '(SELECT want FROM w)', skip)} a WHERE NOT (SELECT back FROM w)

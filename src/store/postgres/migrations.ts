@@ -346,6 +346,16 @@ ALTER TABLE block_filters ALTER COLUMN gram_filter SET STORAGE EXTERNAL;`,
 CREATE INDEX IF NOT EXISTS usage_call_hours_sid ON usage_call_hours(sid);`,
     run: fillUsageCallHours,
   },
+  {
+    version: 9,
+    description: "the files holding a session's events, by index",
+    // A session's ledgers include the files holding its events (inline sidechains: core/sql-store.ts
+    // sessionLedgerRows' `held`). Found through events_session_seq, that read every event row of the
+    // session for its file id: 2,311 heap rows for the largest session of a 300 MB corpus, ~0.4 ms of
+    // the statement on every ledger tool's call. With (sid, file_id) it is an index-only scan. SQLite
+    // answers the same read in process from its pages (0.4 ms in all) and has no such index.
+    sql: 'CREATE INDEX IF NOT EXISTS events_sid_file ON events(sid, file_id);',
+  },
 ];
 
 /** The hour groups of every stored call (migration 8). */

@@ -215,6 +215,14 @@ describe.skipIf(unavailable !== null)('PostgreSQL store', () => {
     await store.close();
   });
 
+  it('finds the files holding a session\'s events by index (migration 9): events_sid_file on (sid, file_id)', async () => {
+    const schema = fresh();
+    const store = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
+    const defs = await admin(async (c) => (await c.query<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [schema, 'events'])).rows.map((r) => r.indexdef));
+    expect(defs.find((d) => d.includes('events_sid_file'))).toMatch(/\(sid, file_id\)$/);
+    await store.close();
+  });
+
   it('never waits for statistics: a table another session holds locked is skipped by the closing ANALYZE', async () => {
     const schema = fresh();
     const store = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
