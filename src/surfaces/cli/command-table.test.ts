@@ -8,7 +8,7 @@ import { describeCommands } from '../../tools/describe-tools.js';
 import { findTool, TOOLS } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/tool.js';
 import { inCliTerms } from './cli-terms.js';
-import { buildTable, checkFlags, commandForTool, parseOptions } from './command-table.js';
+import { buildTable, checkFlags, commandForTool, joinDashValues, parseOptions } from './command-table.js';
 import { commandHelp, usageText } from './help.js';
 import { OWN_COMMANDS } from './own-commands.js';
 import { z } from 'zod';
@@ -57,6 +57,19 @@ describe('the table', () => {
 });
 
 describe('checkFlags', () => {
+  it('takes a value starting with "-" for the string flag before it (Claude Code project slugs), not an option', () => {
+    const options = { project: { type: 'string' as const }, limit: { type: 'string' as const, short: 'n' }, json: { type: 'boolean' as const }, 'ignore-case': { type: 'boolean' as const, short: 'i' } };
+    expect(joinDashValues(['usage', '--project', '-srv-repos-app', '--json'], options)).toEqual(['usage', '--project=-srv-repos-app', '--json']);
+    expect(joinDashValues(['sessions', '-n', '-5'], options)).toEqual(['sessions', '--limit=-5']);
+    // An option stays an option: a known long name, known short letters, and -- ends the flags.
+    expect(joinDashValues(['usage', '--project', '--json'], options)).toEqual(['usage', '--project', '--json']);
+    expect(joinDashValues(['grep', 'x', '--project', '-i'], options)).toEqual(['grep', 'x', '--project', '-i']);
+    expect(joinDashValues(['grep', '--', '--project', '-x'], options)).toEqual(['grep', '--', '--project', '-x']);
+    // A boolean flag takes no value; a lone "-" is left as it is.
+    expect(joinDashValues(['usage', '--json', '-srv'], options)).toEqual(['usage', '--json', '-srv']);
+    expect(joinDashValues(['usage', '--project', '-'], options)).toEqual(['usage', '--project', '-']);
+  });
+
   it('refuses a flag the command does not take, naming those it takes', () => {
     expect(refusal(() => checkFlags(table, 'show', ['limit'], {}))).toBe('hindsight show does not take --limit; it takes --raw, --json, --db (see hindsight --help)');
     expect(refusal(() => checkFlags(table, 'tools', ['db'], {}))).toMatch(/^hindsight tools does not take --db; it takes --json/);

@@ -87,6 +87,36 @@ export function parseOptions(table: CommandTable): Options {
 }
 
 /**
+ * `argv` with a value that starts with "-" joined to the string flag before it (`--project
+ * -home-ana-app` → `--project=-home-ana-app`): Claude Code's project slugs all start with "-", and
+ * node's parseArgs takes such a word for a missing value. A word that is itself an option of
+ * `options` (a long name, or short letters all known) stays an option, and `--` ends the flags.
+ *
+ * @example joinDashValues(['usage', '--project', '-srv-app'], options) // ['usage', '--project=-srv-app']
+ */
+export function joinDashValues(argv: readonly string[], options: Options): string[] {
+  const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])));
+  const takesValue = (word: string): boolean => {
+    const name = word.startsWith('--') ? word.slice(2) : word.length === 2 ? shorts.get(word[1]!) : undefined;
+    return name !== undefined && options[name]?.type === 'string';
+  };
+  const isOption = (word: string): boolean =>
+    word === '--' ||
+    (word.startsWith('--') ? Object.hasOwn(options, word.slice(2).split('=')[0]!) : [...word.slice(1)].every((c) => shorts.has(c)));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (takesValue(word) && next !== undefined && next.length > 1 && next.startsWith('-') && !isOption(next)) {
+      out.push(word.startsWith('--') ? `${word}=${next}` : `--${shorts.get(word[1]!)}=${next}`);
+      i++;
+    } else out.push(word);
+  }
+  return out;
+}
+
+/**
  * Refuse a flag the command does not take (so `sessions --json`-style mistakes are not silently
  * ignored) and a value outside a flag's choices. `given` are the long names of the options on the
  * command line (parseArgs tokens). An unknown command is left to main, which names the commands.

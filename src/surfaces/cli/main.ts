@@ -13,7 +13,7 @@ import type { Format } from '../../core/model.js';
 import type { IngestSummary } from '../../ingest/ingest.js';
 import type { Store } from '../../store/store.js';
 import { painter } from './colour.js';
-import { checkFlags, commandTable, loadedTable, parseOptions } from './command-table.js';
+import { checkFlags, commandTable, joinDashValues, loadedTable, parseOptions } from './command-table.js';
 import { shellWord } from './command-line.js';
 import { UsageError } from './usage-error.js';
 import { plural } from './plural.js';
@@ -60,7 +60,8 @@ async function withStore<T>(db: string | undefined, fn: (store: Store) => Promis
 
 async function run(argv: string[]): Promise<number> {
   const table = await commandTable();
-  const { values, positionals, tokens } = parseArgs({ args: argv, allowPositionals: true, strict: true, tokens: true, options: parseOptions(table) });
+  const options = parseOptions(table);
+  const { values, positionals, tokens } = parseArgs({ args: joinDashValues(argv, options), allowPositionals: true, strict: true, tokens: true, options });
   // Typed reads of the flags: the table gives every string flag as a string, every boolean as a boolean.
   const str = (name: string) => values[name] as string | undefined;
   const on = (name: string) => values[name] === true;
