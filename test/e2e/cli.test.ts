@@ -167,6 +167,12 @@ describe('hindsight CLI', () => {
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/Cannot open the store at .* \(it is a folder\)\. Pass a writable file path with --db/);
     expect(res.stderr).not.toMatch(/at new /); // no stack trace
+    const notDb = join(tempDir(), 'notes.db');
+    writeFileSync(notDb, 'these are notes, not a database\n'.repeat(200));
+    const other = runCli(['sessions', '--db', notDb]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/Cannot open the store at .*notes\.db \(it is not a SQLite database\)/);
+    expect(other.stderr).not.toMatch(/SqliteError|at new /);
   });
 
   it('ingest writes a usable file for a new --db path in a folder that does not exist yet; reads never create one', () => {

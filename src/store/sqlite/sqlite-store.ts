@@ -42,13 +42,11 @@ export class SqliteStore extends SqlStore {
     try {
       // The first statements are where a file that is not SQLite shows itself ("file is not a
       // database"): one sentence naming the file, never a SqliteError stack trace.
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 10000');
-      this.db.pragma('cache_size = -16000');
-      // Checkpoint the WAL every ~64 MB rather than every 4 MB: each checkpoint syncs to disk.
-      this.db.pragma('wal_autocheckpoint = 16384');
-      this.db.pragma('foreign_keys = ON');
+      // One exec for all of them (each pragma() call prepares a statement of its own: ~0.4 ms of
+      // every warm report). Checkpoint the WAL every ~64 MB rather than every 4 MB: each
+      // checkpoint syncs to disk.
+      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;
+        PRAGMA cache_size = -16000; PRAGMA wal_autocheckpoint = 16384; PRAGMA foreign_keys = ON;`);
       if (!options.readonly) migrate(this.db);
     } catch (err) {
       this.db.close();
