@@ -127,10 +127,16 @@ export function writeStamp(dbPath: string, snapshot: Snapshot): void {
   }
 }
 
+/** Whether `value` is a list of tuples of a string then `numbers` numbers (a stamp's dirs or files). */
+const isEntryList = (value: unknown, numbers: number): boolean =>
+  Array.isArray(value) &&
+  value.every((e) => Array.isArray(e) && e.length === numbers + 1 && typeof e[0] === 'string' && e.slice(1).every((n) => typeof n === 'number'));
+
+/** The stamp beside the store, or null when there is none or it is not one this build wrote (then: refresh). */
 function readStamp(dbPath: string): Stamp | null {
   try {
     const stamp = JSON.parse(readFileSync(stampPath(dbPath), 'utf8')) as Stamp;
-    return stamp.v === 1 && Array.isArray(stamp.dirs) && Array.isArray(stamp.files) ? stamp : null;
+    return stamp?.v === 1 && isEntryList(stamp.dirs, 1) && isEntryList(stamp.files, 2) ? stamp : null;
   } catch {
     return null;
   }

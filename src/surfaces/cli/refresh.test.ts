@@ -132,6 +132,25 @@ describe('first usage report on a machine with no store', () => {
     expect((await report(m, ['daily'], { json: true })).run.answeredFrom).toBe('store');
   });
 
+  it('a damaged stamp (cut short, wrong shapes, a list where a path goes) means a refresh, never a crash', async () => {
+    const path = stampPath(defaultDbPath(m.env));
+    const good = readFileSync(path, 'utf8');
+    const stamp = JSON.parse(good) as { dirs: unknown[][]; files: unknown[][] };
+    for (const bad of [
+      good.slice(0, good.length >> 1),
+      JSON.stringify({ ...stamp, dirs: [[['/etc'], stamp.dirs[0]![1]], ...stamp.dirs.slice(1)] }),
+      JSON.stringify({ ...stamp, files: [[stamp.files[0]![0], '12', 3], ...stamp.files.slice(1)] }),
+      JSON.stringify({ ...stamp, files: null }),
+      'null',
+    ]) {
+      writeFileSync(path, bad);
+      const again = await report(m, ['daily'], { json: true });
+      expect(again.run.answeredFrom).toBe('refreshed-store');
+      expect(JSON.parse(again.out[0]!.stdout)).toEqual(JSON.parse(first.out[0]!.stdout));
+    }
+    expect((await report(m, ['daily'], { json: true })).run.answeredFrom).toBe('store');
+  });
+
   it('a line appended since is read by the next report, and only that file', async () => {
     const slug = join(m.config, 'projects', '-path-to-Demo');
     const transcript = join(slug, readdirSync(slug).find((n) => n.endsWith('.jsonl'))!);

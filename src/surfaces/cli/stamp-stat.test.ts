@@ -81,6 +81,11 @@ describe('the stamp stat', () => {
     expect(() => fast(`${paths[2]!}\0/etc/passwd`)).toThrow(/null bytes/);
   });
 
+  it('refuses a path that is not a string with an error (the binding would end the process)', () => {
+    const fast = stampStat();
+    for (const bad of [['/etc'], 42, null, { path: '/etc' }]) expect(() => fast(bad as unknown as string)).toThrow(TypeError);
+  });
+
   it('prints no deprecation warning under --pending-deprecation (statSync is used then)', () => {
     const { paths } = tree();
     const built = pathToFileURL(join(REPO, 'dist', 'src', 'surfaces', 'cli', 'stamp-stat.js')).href;

@@ -72,8 +72,10 @@ export function stampStatOver(binding: unknown, probe: string): StampStatFn {
   const stat = (binding as Partial<RawFsBinding> | undefined)?.stat;
   if (typeof stat !== 'function') return statThroughFs;
   const raw: StampStatFn = (path) => {
-    // A NUL would end the path early in C: statSync refuses such a path, so it answers for it.
-    if (path.includes('\0')) return statThroughFs(path);
+    // Only a string reaches the binding: its native check on anything else ends the process rather
+    // than throwing (a stamp file edited by hand could hold a list there), and a NUL would end the
+    // path early in C. statSync refuses both with an error, so it answers for them.
+    if (typeof path !== 'string' || path.includes('\0')) return statThroughFs(path);
     // The array is the binding's own buffer, rewritten by the next stat: read it at once.
     const a = stat.call(binding, path, false, undefined, false);
     return a === undefined ? undefined : fromRaw(a);
