@@ -70,15 +70,17 @@ function topLevelKinds(ast) {
   return declared;
 }
 
-/**
- * The names module `code` exports whose binding can change after it is evaluated: a let or var
- * assigned anywhere after its declaration (any binding of that name, to be safe).
- */
-function movingExports(code) {
-  const ast = parseAst(code);
+/** Whether the top-level binding `local` of `ast` can change after it is evaluated: a let or var assigned anywhere after its declaration (any binding of that name, to be safe). */
+function movingIn(ast) {
   const declared = topLevelKinds(ast);
   const assigned = assignedNames(ast);
-  const moving = (local) => (declared.get(local) === 'let' || declared.get(local) === 'var') && assigned.has(local);
+  return (local) => (declared.get(local) === 'let' || declared.get(local) === 'var') && assigned.has(local);
+}
+
+/** The names module `code` exports whose binding can change after it is evaluated (movingIn). */
+function movingExports(code) {
+  const ast = parseAst(code);
+  const moving = movingIn(ast);
   const names = new Set();
   for (const node of ast.body) {
     if (node.type !== 'ExportNamedDeclaration') continue;
@@ -116,7 +118,6 @@ export function splitChunk(file, code, scriptName, loaderSpecifier) {
   const importDeclarations = [];
   const importedNames = [];
   let exported = null;
-  const declared = new Map();
   for (const node of ast.body) {
     if (node.type === 'ImportDeclaration') {
       importDeclarations.push(code.slice(node.start, node.end));
@@ -127,20 +128,13 @@ export function splitChunk(file, code, scriptName, loaderSpecifier) {
       edits.push([node.start, node.end, lineBreaks(code.slice(node.start, node.end))]);
     } else if (/^Export/.test(node.type)) {
       fail(file, `${node.type} at offset ${node.start}: only one closing "export { … }" is supported`);
-    } else if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') {
-      declared.set(node.id.name, node.type);
-    } else if (node.type === 'VariableDeclaration') {
-      for (const d of node.declarations) walk(d.id, (n) => n.type === 'Identifier' && declared.set(n.name, node.kind));
     }
   }
-  for (const name of importedNames) declared.set(name, 'import');
-  const assigned = assignedNames(ast);
+  const declared = topLevelKinds(ast);
+  const moving = movingIn(ast);
   for (const { local } of exported ?? []) {
-    const kind = declared.get(local);
-    if (kind === undefined) fail(file, `exports ${local}, which is not declared at its top level`);
-    if ((kind === 'let' || kind === 'var') && assigned.has(local)) {
-      fail(file, `exports ${local}, a ${kind} assigned after its declaration: the facade would export a copy that does not follow it`);
-    }
+    if (!declared.has(local) && !importedNames.includes(local)) fail(file, `exports ${local}, which is not declared at its top level`);
+    if (moving(local)) fail(file, `exports ${local}, a ${declared.get(local)} assigned after its declaration: the facade would export a copy that does not follow it`);
   }
   walk(ast, (node, inFunction) => {
     if (node.type === 'ImportExpression') {

@@ -71,6 +71,8 @@ describe('a chunk split into facade and script', () => {
     expect(split(`let n = 0;\nfunction up() { n++; }\nexport { n, up };\n`)).toThrow(/exports n, a let assigned after its declaration/);
     expect(split(`const v = await Promise.resolve(1);\nexport { v };\n`)).toThrow(/top-level await/);
     expect(split(`export const v = 1;\n`)).toThrow(/only one closing "export \{ … \}"/);
+    expect(split(`function f() { return 1; }\nexport { missing };\n`)).toThrow(/exports missing, which is not declared at its top level/);
+    expect(split(`var n = 0;\nfunction up() { n += 1; }\nexport { n, up };\n`)).toThrow(/exports n, a var assigned after its declaration/);
     expect(split(`const __chunkImports = 1;\nexport { __chunkImports };\n`)).toThrow(/its code uses __chunkImport, a name the cached-chunk wrapper needs/);
   });
 
