@@ -12,6 +12,7 @@ import type { FileRecord, Store } from '../store/store.js';
 import { planFile, prepareDocument, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
 import { findRootsBelow } from './find-roots.js';
 import { ParseQueue } from './parse-queue.js';
+import { sizeOf } from './size-of.js';
 import { parseWorkerUrl, ParseWorkers, type ChunkQueue } from './parse-workers.js';
 
 export interface IngestProgress {
@@ -263,10 +264,3 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
   return summary;
 }
 
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}

@@ -19,12 +19,13 @@
 // is read here. A worker that fails costs time, not the answer: the units it did not return are
 // read here.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Importer, SourceFile } from '../formats/importer.js';
 import { readUsageUnit, type FileUsage } from './usage-pass-file.js';
+import { sizeOf } from './size-of.js';
 import { unitSummary, type UnitSummary } from './usage-pass-unit.js';
 import type { FromUsageWorker, ToUsageWorker } from './usage-pass-worker.js';
 
@@ -59,15 +60,6 @@ export interface UsageReader {
    * while this one answers (waiting cost up to 0.1 s on a loaded machine).
    */
   close(): void;
-}
-
-/** A file's size for the claiming order; 0 when it cannot be stat'ed (readFileUsage skips it then). */
-function sizeOf(path: string): number {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  } catch {
-    return 0;
-  }
 }
 
 /**
