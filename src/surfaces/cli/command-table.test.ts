@@ -68,6 +68,12 @@ describe('checkFlags', () => {
     // A boolean flag takes no value; a lone "-" is left as it is.
     expect(joinDashValues(['usage', '--json', '-srv'], options)).toEqual(['usage', '--json', '-srv']);
     expect(joinDashValues(['usage', '--project', '-'], options)).toEqual(['usage', '--project', '-']);
+    // A flag with no word after it, one already joined, and unknown flags are left to parseArgs' own errors.
+    expect(joinDashValues(['usage', '--project'], options)).toEqual(['usage', '--project']);
+    expect(joinDashValues(['usage', '--project=-a', '-b'], options)).toEqual(['usage', '--project=-a', '-b']);
+    expect(joinDashValues(['usage', '--nope', '-x'], options)).toEqual(['usage', '--nope', '-x']);
+    const many = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? `-slug-${i}` : '--project'));
+    expect(joinDashValues(many, options)).toHaveLength(10_000);
   });
 
   it('refuses a flag the command does not take, naming those it takes', () => {
