@@ -98,32 +98,24 @@ export async function measureToolLatency(name: string, store: Store, format: 'co
   const roots = format === 'control-plane' ? (await store.listRoots('control-plane')).map((r) => r.path) : [];
   const paths = await absolutePaths(store, files, roots, big.id);
   const base = searchBaseline(pattern, paths);
-  figures.push({
-    figure: `${name}.grep_jsonl_p50`,
-    value: +g.p50.toFixed(1),
+  /** A grep figure against the same rg run: the live search, or the evidence alone. */
+  const grepFigure = (suffix: string, t: typeof g, baselineUnit: string, note: string): LatencyFigure => ({
+    figure: `${name}.grep_jsonl${suffix}_p50`,
+    value: +t.p50.toFixed(1),
     unit: 'ms',
-    p95: +g.p95.toFixed(1),
+    p95: +t.p95.toFixed(1),
     calls: Math.min(CALLS, 10),
     baseline: +base.p50.toFixed(1),
-    baseline_unit: `ms, \`${base.tool} -n\` on the same ${paths.length} file(s) (${base.matches} matching lines; grep_jsonl count ${g.result.count})`,
-    ratio: +(g.p50 / base.p50).toFixed(2),
+    baseline_unit: baselineUnit,
+    ratio: +(t.p50 / base.p50).toFixed(2),
     target: '<= 3 (ratio)',
-    note: `rare pattern over the whole ${String(g.result.source)} ledger`,
+    note,
   });
+  figures.push(grepFigure('', g, `ms, \`${base.tool} -n\` on the same ${paths.length} file(s) (${base.matches} matching lines; grep_jsonl count ${g.result.count})`, `rare pattern over the whole ${String(g.result.source)} ledger`));
   // The same search from the compressed evidence alone (read_from: evidence). The bench used to
   // rename the corpus's files away for this, which left them renamed if it was interrupted.
   const e = await time(store, 'grep_jsonl', { ...ledgerArgs, pattern, limit: 20, read_from: 'evidence' }, Math.min(CALLS, 10));
-  figures.push({
-    figure: `${name}.grep_jsonl_from_evidence_p50`,
-    value: +e.p50.toFixed(1),
-    unit: 'ms',
-    p95: +e.p95.toFixed(1),
-    calls: Math.min(CALLS, 10),
-    baseline: +base.p50.toFixed(1),
-    baseline_unit: `ms, \`${base.tool} -n\` on the same source files`,
-    ratio: +(e.p50 / base.p50).toFixed(2),
-    note: `same search with read_from: evidence (count ${e.result.count})`,
-  });
+  figures.push(grepFigure('_from_evidence', e, `ms, \`${base.tool} -n\` on the same source files`, `same search with read_from: evidence (count ${e.result.count})`));
   return figures;
 }
 
