@@ -67,6 +67,24 @@ CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
 const USAGE_CALLS_REASONING = 'ALTER TABLE usage_calls ADD COLUMN tok_rs bigint NOT NULL DEFAULT 0;';
 
 
+/**
+ * The summed columns of usage_call_days (migration 5) and usage_call_hours (migration 8), after
+ * their keys: the same text in both, so a shipped migration's SQL is unchanged.
+ */
+const SUMMED_CALL_COLUMNS = `  model text COLLATE "C",
+  long_ctx boolean NOT NULL,
+  has_cost boolean NOT NULL,
+  calls bigint NOT NULL,
+  first_ms bigint,
+  last_ms bigint,
+  tok_in bigint NOT NULL,
+  tok_out bigint NOT NULL,
+  tok_cw bigint NOT NULL,
+  tok_cr bigint NOT NULL,
+  tok_cw1h double precision NOT NULL,
+  cost double precision,
+  tok_rs bigint NOT NULL`;
+
 export const PG_MIGRATIONS: PgMigration[] = [
   {
     version: 1,
@@ -283,19 +301,7 @@ ${USAGE_CALLS_REASONING}`,
     sql: `CREATE TABLE IF NOT EXISTS usage_call_days (
   sid integer NOT NULL,
   day bigint,
-  model text COLLATE "C",
-  long_ctx boolean NOT NULL,
-  has_cost boolean NOT NULL,
-  calls bigint NOT NULL,
-  first_ms bigint,
-  last_ms bigint,
-  tok_in bigint NOT NULL,
-  tok_out bigint NOT NULL,
-  tok_cw bigint NOT NULL,
-  tok_cr bigint NOT NULL,
-  tok_cw1h double precision NOT NULL,
-  cost double precision,
-  tok_rs bigint NOT NULL
+${SUMMED_CALL_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
     run: fillUsageCallDays,
@@ -329,19 +335,7 @@ ALTER TABLE block_filters ALTER COLUMN gram_filter SET STORAGE EXTERNAL;`,
   sid integer NOT NULL,
   hour_ms bigint,
   on_hour boolean,
-  model text COLLATE "C",
-  long_ctx boolean NOT NULL,
-  has_cost boolean NOT NULL,
-  calls bigint NOT NULL,
-  first_ms bigint,
-  last_ms bigint,
-  tok_in bigint NOT NULL,
-  tok_out bigint NOT NULL,
-  tok_cw bigint NOT NULL,
-  tok_cr bigint NOT NULL,
-  tok_cw1h double precision NOT NULL,
-  cost double precision,
-  tok_rs bigint NOT NULL
+${SUMMED_CALL_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS usage_call_hours_sid ON usage_call_hours(sid);`,
     run: fillUsageCallHours,

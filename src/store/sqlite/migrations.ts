@@ -46,6 +46,24 @@ CREATE INDEX usage_calls_sid ON usage_calls(sid);`;
 /** Schema 5: the calls' output-priced tokens outside output (LlmCall.reasoning), 0 for rows before it. */
 const USAGE_CALLS_REASONING = 'ALTER TABLE usage_calls ADD COLUMN tok_rs INTEGER NOT NULL DEFAULT 0;';
 
+/**
+ * The summed columns of usage_call_days (migration 6) and usage_call_hours (migration 10), after
+ * their keys: the same text in both, so a shipped migration's SQL is unchanged.
+ */
+const SUMMED_CALL_COLUMNS = `  model TEXT,
+  long_ctx INTEGER NOT NULL,
+  has_cost INTEGER NOT NULL,
+  calls INTEGER NOT NULL,
+  first_ms INTEGER,
+  last_ms INTEGER,
+  tok_in INTEGER NOT NULL,
+  tok_out INTEGER NOT NULL,
+  tok_cw INTEGER NOT NULL,
+  tok_cr INTEGER NOT NULL,
+  tok_cw1h INTEGER NOT NULL,
+  cost REAL,
+  tok_rs INTEGER NOT NULL`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -253,19 +271,7 @@ ${USAGE_CALLS_REASONING}`,
     sql: `CREATE TABLE IF NOT EXISTS usage_call_days (
   sid INTEGER NOT NULL,
   day INTEGER,
-  model TEXT,
-  long_ctx INTEGER NOT NULL,
-  has_cost INTEGER NOT NULL,
-  calls INTEGER NOT NULL,
-  first_ms INTEGER,
-  last_ms INTEGER,
-  tok_in INTEGER NOT NULL,
-  tok_out INTEGER NOT NULL,
-  tok_cw INTEGER NOT NULL,
-  tok_cr INTEGER NOT NULL,
-  tok_cw1h INTEGER NOT NULL,
-  cost REAL,
-  tok_rs INTEGER NOT NULL
+${SUMMED_CALL_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
     run: fillUsageCallDays,
@@ -315,19 +321,7 @@ CREATE INDEX IF NOT EXISTS usage_call_days_sid ON usage_call_days(sid);`,
   hour_ms INTEGER,
   -- 1: every call of the row is at hour_ms itself
   on_hour INTEGER,
-  model TEXT,
-  long_ctx INTEGER NOT NULL,
-  has_cost INTEGER NOT NULL,
-  calls INTEGER NOT NULL,
-  first_ms INTEGER,
-  last_ms INTEGER,
-  tok_in INTEGER NOT NULL,
-  tok_out INTEGER NOT NULL,
-  tok_cw INTEGER NOT NULL,
-  tok_cr INTEGER NOT NULL,
-  tok_cw1h INTEGER NOT NULL,
-  cost REAL,
-  tok_rs INTEGER NOT NULL
+${SUMMED_CALL_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS usage_call_hours_sid ON usage_call_hours(sid);`,
     run: fillUsageCallHours,
