@@ -5,32 +5,27 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from '../../../test/helpers.js';
-import { ingestPaths } from '../../ingest/ingest.js';
-import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
-import { SqliteStore } from '../sqlite/sqlite-store.js';
+import { FIXTURES } from '../../../test/helpers.js';
+import { ingestedOnBoth, type IngestedOnBoth } from '../../../test/ingested-on-both.js';
+import { postgresUnavailable } from '../conformance/engines.js';
+import type { SqliteStore } from '../sqlite/sqlite-store.js';
 import type { LedgerEntryQuery } from '../store.js';
-import { PostgresStore } from './postgres-store.js';
+import type { PostgresStore } from './postgres-store.js';
 import { statementsDuring } from './test-statements.js';
 
 const unavailable = await postgresUnavailable();
 
 describe.skipIf(unavailable !== null)('one-file ledger pages on PostgreSQL', () => {
-  const schema = uniqueSchema('hs_lpg');
+  let both: IngestedOnBoth;
   let server: PostgresStore;
   let lite: SqliteStore;
-  const corpora = [join(FIXTURES, 'claude-code'), join(FIXTURES, 'control-plane', 'normal')];
 
   beforeAll(async () => {
-    server = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
-    lite = new SqliteStore(join(tempDir('hs-lpg-'), 'h.db'));
-    await ingestPaths(server, corpora);
-    await ingestPaths(lite, corpora);
+    both = await ingestedOnBoth([join(FIXTURES, 'claude-code'), join(FIXTURES, 'control-plane', 'normal')], 'hs_lpg');
+    ({ postgres: server, sqlite: lite } = both);
   });
   afterAll(async () => {
-    await server?.close();
-    await lite?.close();
-    await dropSchema(schema);
+    await both?.dispose();
   });
 
   it('answers every page of every one-file ledger as SQLite does, in one statement', async () => {

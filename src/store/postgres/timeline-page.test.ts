@@ -7,32 +7,25 @@ import { cpSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/helpers.js';
-import { ingestPaths } from '../../ingest/ingest.js';
-import { dropSchema, postgresUnavailable, TEST_PG_URL, uniqueSchema, withSchema } from '../conformance/engines.js';
-import { SqliteStore } from '../sqlite/sqlite-store.js';
-import { PostgresStore } from './postgres-store.js';
+import { ingestedOnBoth, type IngestedOnBoth } from '../../../test/ingested-on-both.js';
+import { postgresUnavailable } from '../conformance/engines.js';
+import type { SqliteStore } from '../sqlite/sqlite-store.js';
+import type { PostgresStore } from './postgres-store.js';
 import { statementsDuring } from './test-statements.js';
 
 const unavailable = await postgresUnavailable();
 
 describe.skipIf(unavailable !== null)('timeline pages cut on PostgreSQL', () => {
-  const schemas: string[] = [];
+  let both: IngestedOnBoth;
   let server: PostgresStore;
   let lite: SqliteStore;
-  const corpora = [join(FIXTURES, 'claude-code'), join(FIXTURES, 'control-plane', 'normal')];
 
   beforeAll(async () => {
-    const schema = uniqueSchema('hs_tlp');
-    schemas.push(schema);
-    server = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
-    lite = new SqliteStore(join(tempDir('hs-tlp-'), 'h.db'));
-    await ingestPaths(server, corpora);
-    await ingestPaths(lite, corpora);
+    both = await ingestedOnBoth([join(FIXTURES, 'claude-code'), join(FIXTURES, 'control-plane', 'normal')], 'hs_tlp');
+    ({ postgres: server, sqlite: lite } = both);
   });
   afterAll(async () => {
-    await server?.close();
-    await lite?.close();
-    for (const s of schemas) await dropSchema(s);
+    await both?.dispose();
   });
 
   it('answers every page of every session as the client-side sort does, in one statement', async () => {
@@ -65,13 +58,9 @@ describe.skipIf(unavailable !== null)('timeline pages cut on PostgreSQL', () => 
     const from = join(dir, 'projects', '-home-USER-projects-spotter-worktrees-spotter-fum');
     mkdirSync(join(dir, 'projects'), { recursive: true });
     renameSync(from, join(dir, 'projects', '-home-zoë-projects-spotter'));
-    const schema = uniqueSchema('hs_tlp');
-    schemas.push(schema);
-    const store = await PostgresStore.open(withSchema(TEST_PG_URL, schema));
-    const local = new SqliteStore(join(tempDir('hs-tlp-'), 'h.db'));
+    const zoe = await ingestedOnBoth([dir], 'hs_tlp');
+    const { postgres: store, sqlite: local } = zoe;
     try {
-      await ingestPaths(store, [dir]);
-      await ingestPaths(local, [dir]);
       const id = '8463c716-a2ea-4c14-9efa-87158ebd9f20';
       const page = { offset: 3, limit: 20, descendants: true };
       const expected = await local.sessionTimeline(id, page);
@@ -82,8 +71,7 @@ describe.skipIf(unavailable !== null)('timeline pages cut on PostgreSQL', () => 
       // The server's page, refused, then the keys, the files' names and the page's rows.
       expect(texts).toHaveLength(4);
     } finally {
-      await store.close();
-      await local.close();
+      await zoe.dispose();
     }
   });
 });
