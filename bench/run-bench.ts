@@ -162,7 +162,7 @@ figures.push(...(await (await import('./runtime-recording-bench.js')).measureRun
 figures.push(...(await import('./runtime-context-bench.js')).measureRuntimeContext());
 figures.push(...(await (await import('./runtime-step-bench.js')).measureRuntimeStep()));
 // Ingest against bare parsing, per format (issue 17 target 1), in-thread and with a parse worker.
-figures.push(...(await import('./ingest-ratio-bench.js')).measureIngestRatio(WORK));
+figures.push(...(await (await import('./ingest-ratio-bench.js')).measureIngestRatio(WORK)));
 // OTLP export (issue 18): spans per second built from the store, encoded and pushed to a loopback sink.
 figures.push(...(await (await import('./otel-bench.js')).measureOtel(join(REPO, '..', 'shared', 'fixtures', 'claude-code'))));
 // Surfaces: the HTTP API under load (autocannon, 100 connections, BENCH_HTTP_SECONDS, default 30)

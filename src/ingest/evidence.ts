@@ -15,7 +15,8 @@ import { lineHash } from '../core/line-hash.js';
 export const BLOCK_BYTES = 512 * 1024;
 const BROTLI_QUALITY = 3;
 
-const BROTLI_OPTIONS = (size: number) => ({
+/** The compressor's options for a block of `size` bytes (exported for bench/ingest-floor.ts, which times the same work). */
+export const BROTLI_OPTIONS = (size: number) => ({
   // Room for the whole compressed block (7–16% of the input on the generated corpora) in one
   // output buffer: the default 16 KiB took the block through the thread pool 5–6 times, each a
   // wake-up of a pool thread and a callback here (~10% of the compressor's CPU in a microbenchmark).
