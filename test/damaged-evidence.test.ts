@@ -1,9 +1,9 @@
 // A damaged evidence block in the store (its blob cut short, or replaced by one that inflates to
 // another size than its row records) gives EVIDENCE_DAMAGED naming the file and line, on every path
-// that inflates a block: a page of raw lines (on this thread), grep from the evidence (on the
-// search workers), and a scan of the evidence (the thread pool: sync's mirror reads it so).
-// Never other lines, never an internal error;
-// sessions whose blocks are whole still answer.
+// that inflates a block: a page of raw lines (on this thread), grep of that session's ledger from
+// the evidence (on the search workers), and a scan of the evidence (the thread pool: sync's mirror
+// reads it so). Never other lines, never an internal error; sessions whose blocks are whole still
+// answer, and grep over every session answers from them, naming the damaged file in files_skipped.
 
 import { brotliCompressSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { runTool } from '../src/tools/tool.js';
 import { grepJsonl } from '../src/tools/grep-jsonl/index.js';
 import { rawLines } from '../src/tools/raw-lines/index.js';
+import { renderGrep } from '../src/surfaces/cli/render-tools.js';
+import { painter } from '../src/surfaces/cli/colour.js';
 
 type Envelope = { status: string; code?: string; error?: string };
 
@@ -59,12 +61,24 @@ describe.each([
     expectDamaged(r, d, reason);
   });
 
-  it('is EVIDENCE_DAMAGED for grep from the evidence (the workers inflate it), and another session still answers', async () => {
-    const r = (await runTool(grepJsonl, { pattern: 'e', read_from: 'evidence', scope: 'all' }, { store: d.store })) as Envelope;
+  it('is EVIDENCE_DAMAGED for grep of its ledger from the evidence (the workers inflate it), and another session still answers', async () => {
+    const r = (await runTool(grepJsonl, { pattern: 'e', read_from: 'evidence', session_id: d.sessionId }, { store: d.store })) as Envelope;
     expectDamaged(r, d, reason);
     const other = (await runTool(grepJsonl, { pattern: 'e', read_from: 'evidence', scope: 'ledger', session_id: d.otherSessionId }, { store: d.store })) as Envelope & { count?: number };
     expect(other.status).toBe('ok');
     expect(other.count).toBeGreaterThan(0);
+  });
+
+  it('is named in files_skipped by grep over every session, which answers from the other files', async () => {
+    const r = (await runTool(grepJsonl, { pattern: 'e', read_from: 'evidence', scope: 'all', limit: 500 }, { store: d.store })) as Envelope & Record<string, any>;
+    expect(r.status).toBe('ok');
+    expect(r.files_skipped).toEqual([{ file: d.relPath, line_number: d.firstLine, code: 'EVIDENCE_DAMAGED', error: expect.stringMatching(reason) }]);
+    expect(r.files_skipped[0].error).toContain(`${d.relPath} from line ${d.firstLine}`);
+    expect(r.entries.some((e: { file: string }) => e.file !== d.relPath)).toBe(true);
+    // `hindsight grep` says so under the matches.
+    const shown = renderGrep(r, painter(process.stdout, {}, true)).split('\n');
+    expect(shown.at(-1)).toBe(`skipped ${d.relPath} from line ${d.firstLine}: ${r.files_skipped[0].error}`);
+    expect(shown.at(-2)).toMatch(/of \d+ matches in \d+ sessions/);
   });
 
   it('is EVIDENCE_DAMAGED for a scan of the file (inflated on the thread pool), after the blocks before it', async () => {

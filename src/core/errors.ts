@@ -5,12 +5,17 @@ export interface HindsightErrorShape {
   message: string;
 }
 
+/** What an error is about, as data (a file, a line), for a caller that acts on it rather than shows the sentence. */
+export type ErrorDetails = Readonly<Record<string, string | number>>;
+
 /** Base class of every error Hindsight raises on purpose; `code` is stable and machine-readable. */
 export class HindsightError extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
+  readonly details: ErrorDetails | undefined;
+  constructor(code: string, message: string, details?: ErrorDetails) {
     super(message);
     this.code = code;
+    this.details = details;
     this.name = 'HindsightError';
   }
 }
@@ -18,14 +23,14 @@ export class HindsightError extends Error {
 export type ErrorFactory<A extends unknown[]> = ((...args: A) => HindsightError) & { code: string };
 
 /**
- * Define an error once: its code and how to say it.
+ * Define an error once: its code, how to say it, and (optionally) what it is about as data.
  *
  * @example
- * const SessionNotFound = defineError('SESSION_NOT_FOUND', (id: string) => `No session ${id}.`);
+ * const SessionNotFound = defineError('SESSION_NOT_FOUND', (id: string) => `No session ${id}.`, (id) => ({ id }));
  * throw SessionNotFound('SES-1');
  */
-export function defineError<A extends unknown[]>(code: string, describe: (...args: A) => string): ErrorFactory<A> {
-  const factory = ((...args: A) => new HindsightError(code, describe(...args))) as ErrorFactory<A>;
+export function defineError<A extends unknown[]>(code: string, describe: (...args: A) => string, detailsOf?: (...args: A) => ErrorDetails): ErrorFactory<A> {
+  const factory = ((...args: A) => new HindsightError(code, describe(...args), detailsOf?.(...args))) as ErrorFactory<A>;
   factory.code = code;
   return factory;
 }
@@ -75,7 +80,52 @@ export const EvidenceDamaged = defineError(
   'EVIDENCE_DAMAGED',
   (file: string, firstLine: number, reason: string) =>
     `The stored evidence of ${file} from line ${firstLine} cannot be read (${reason}): that part of the store is damaged. Restore the store from a copy, or ingest the source into a fresh store (--db).`,
+  (file, firstLine, reason) => ({ file, line: firstLine, reason }),
 );
+/** A source file that looked unchanged since ingest failed to read (an I/O error, a network share gone). */
+export const SourceUnreadable = defineError(
+  'SOURCE_UNREADABLE',
+  (file: string, reason: string) =>
+    `The source file ${file} could not be read (${reason}). Pass read_from: "evidence" to search what was ingested from it.`,
+  (file, reason) => ({ file, reason }),
+);
+
+/**
+ * An error as a worker thread posts it: postMessage keeps no class, so a HindsightError would
+ * arrive as a bare object and its code and details would be lost. `code` and `details` are there
+ * for a HindsightError only; `stack` is the thread's own, for the log.
+ */
+export interface WireError {
+  message: string;
+  code?: string;
+  details?: ErrorDetails;
+  stack?: string;
+}
+
+/**
+ * Anything thrown on a worker thread, as it crosses to the main thread (errorFromWire turns it back).
+ *
+ * @example port.postMessage({ kind: 'failed', error: errorToWire(err) });
+ */
+export function errorToWire(err: unknown): WireError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  return {
+    message: e.message,
+    ...(e.stack !== undefined && { stack: e.stack }),
+    ...(e instanceof HindsightError && { code: e.code, ...(e.details !== undefined && { details: e.details }) }),
+  };
+}
+
+/**
+ * A posted error as it was thrown: a HindsightError (code, message, details) or an Error (message, the thread's stack).
+ *
+ * @example worker.on('message', (msg) => msg.kind === 'failed' && reject(errorFromWire(msg.error)));
+ */
+export function errorFromWire(wire: WireError): Error {
+  const err = wire.code !== undefined ? new HindsightError(wire.code, wire.message, wire.details) : new Error(wire.message);
+  if (wire.stack !== undefined) err.stack = wire.stack;
+  return err;
+}
 
 /** Turn anything thrown into the error shape the envelopes use. */
 export function toErrorShape(err: unknown): HindsightErrorShape {

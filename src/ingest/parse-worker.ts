@@ -4,6 +4,7 @@
 // sends every file of a chain group to the same worker (parse-workers.ts).
 
 import { parentPort } from 'node:worker_threads';
+import { errorToWire, type WireError } from '../core/errors.js';
 import { loadImporters } from '../formats/registry.js';
 import type { EvidenceBlock } from '../store/store.js';
 import { ChunkParser, type ChunkResult, type ParseJob } from './chunk-parser.js';
@@ -14,7 +15,7 @@ import { holdBytes, releaseBytes } from './held-bytes.js';
 const AHEAD_BYTES = 4 * 1024 * 1024;
 
 export type ToParseWorker = { type: 'job'; job: WireJob } | { type: 'taken'; bytes: number };
-export type FromParseWorker = { type: 'chunk'; chunk: WireChunk } | { type: 'failed'; jobId: number; message: string; stack?: string };
+export type FromParseWorker = { type: 'chunk'; chunk: WireChunk } | { type: 'failed'; jobId: number; error: WireError };
 
 const port = parentPort!;
 const jobs: ParseJob[] = [];
@@ -49,8 +50,8 @@ function parseOne(): { chunk: ChunkResult; blocks: Promise<EvidenceBlock[]> } | 
 
 function fail(jobId: number, err: unknown): void {
   failed = true;
-  const e = err instanceof Error ? err : new Error(String(err));
-  posted = posted.then(() => port.postMessage({ type: 'failed', jobId, message: e.message, stack: e.stack } satisfies FromParseWorker));
+  const error = errorToWire(err);
+  posted = posted.then(() => port.postMessage({ type: 'failed', jobId, error } satisfies FromParseWorker));
 }
 
 /** Parse while there is work and room ahead; one chunk per turn of the event loop, so acknowledgements get in. */

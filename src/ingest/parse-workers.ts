@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { errorFromWire } from '../core/errors.js';
 import type { ChunkResult, ParseJob } from './chunk-parser.js';
 import { chunkFromWire, jobToWire } from './chunk-wire.js';
 import { heldBytes } from './held-bytes.js';
@@ -74,8 +75,7 @@ export class ParseWorkers implements ChunkQueue {
 
   private receive(msg: FromParseWorker): void {
     if (msg.type === 'failed') {
-      const err = new Error(msg.message);
-      if (msg.stack) err.stack = msg.stack;
+      const err = errorFromWire(msg.error);
       // A failure of no job (the worker could not start) fails every job.
       if (!this.workerOfJob.has(msg.jobId)) return this.breakAll(err);
       const box = this.inbox(msg.jobId);

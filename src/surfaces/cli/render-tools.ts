@@ -114,7 +114,8 @@ export function renderOverview(r: Obj, paint: Paint): string {
  * on a terminal and between » « markers otherwise (so it shows in a pipe too).
  */
 export function renderGrep(r: Obj, paint: Paint): string {
-  if (!(r.entries ?? []).length && !r.count) return `No matches for ${JSON.stringify(r.pattern)} in ${r.scope === 'all' ? `${r.sessions_searched ?? 0} sessions` : r.source}.`;
+  const skipped = skippedFiles(r, paint);
+  if (!(r.entries ?? []).length && !r.count) return [`No matches for ${JSON.stringify(r.pattern)} in ${r.scope === 'all' ? `${r.sessions_searched ?? 0} sessions` : r.source}.`, ...skipped].join('\n');
   const lines = (r.entries as Obj[]).map((e) => {
     const where = `${e.session_id !== undefined ? `${paint('cyan', e.session_id ?? '(no session)')} ${e.ledger} ` : ''}${paint('magenta', e.file)}:${paint('green', String(e.line_number))}`;
     if (typeof e.excerpt !== 'string' || !Array.isArray(e.excerpt_match)) return `${where}:${cut(e.raw, 400)}`;
@@ -123,7 +124,16 @@ export function renderGrep(r: Obj, paint: Paint): string {
     return `${where}:${e.match_offset}: ${text}`;
   });
   const noun = r.scope === 'all' ? `matches in ${r.sessions_searched} sessions` : `matches in ${r.source}`;
-  return [...lines, paint('dim', more(r, noun, 'hindsight grep …'))].join('\n');
+  return [...lines, paint('dim', more(r, noun, 'hindsight grep …')), ...skipped].join('\n');
+}
+
+/** The files a search of every session went on without, each with its error (files_skipped lists the first 100). */
+function skippedFiles(r: Obj, paint: Paint): string[] {
+  const listed = (r.files_skipped ?? []) as Obj[];
+  const lines = listed.map((s) => paint('yellow', `skipped ${s.file}${s.line_number !== null ? ` from line ${s.line_number}` : ''}: ${s.error}`));
+  const unlisted = (r.files_skipped_count ?? listed.length) - listed.length;
+  if (unlisted > 0) lines.push(paint('yellow', `skipped ${plural(unlisted, 'more file')} (--json lists the first ${listed.length})`));
+  return lines;
 }
 
 /** Control characters (a raw line holds none but JSON can escape some) shown as spaces, so one hit stays one line. */

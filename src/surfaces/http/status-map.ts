@@ -64,6 +64,8 @@ export const TOOL_ERROR_STATUS: Readonly<Record<string, number>> = {
   INTERNAL: 500,
   // A stored evidence block does not inflate to what its row records: the server's store is damaged there.
   EVIDENCE_DAMAGED: 500,
+  // A source file grep read directly failed to read on the server (an I/O error); read_from "evidence" avoids it.
+  SOURCE_UNREADABLE: 500,
   // Raised before a server listens (no token off loopback), so never an answer; 500 if it ever were.
   TOKEN_REQUIRED: 500,
 };

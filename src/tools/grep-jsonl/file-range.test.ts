@@ -1,6 +1,7 @@
 // A live file split into ranges gives the same lines as one pass over it, whatever the split: a
 // line straddling a split belongs to the range it starts in, a line longer than a whole range is
-// read on past it, and a last line without a newline is found as the evidence has it.
+// read on past it, and a last line without a newline is found as the evidence has it. A read that
+// fails is SOURCE_UNREADABLE naming the file.
 
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ function inRanges(fd: number, size: number, step: number, search: ReturnType<typ
   let first = 1;
   const hits: number[][] = [];
   for (let from = 0; from < size; from += step) {
-    const found: RangeFound = searchRange({ fd, from, to: Math.min(from + step, size), size }, search);
+    const found: RangeFound = searchRange({ fd, from, to: Math.min(from + step, size), size, file: 'f.jsonl' }, search);
     found.matched.forEach((k, j) => hits.push([first + k, found.starts[j]!, found.lengths[j]!]));
     first += found.lineCount;
   }
@@ -94,7 +95,7 @@ describe('searchRange', () => {
     writeFileSync(path, '{"a":"HIT"}\n{"b":"HIT appended"}\n');
     const fd = openSync(path, 'r');
     try {
-      const found = searchRange({ fd, from: 0, to: 12, size: 12 }, blockSearch(await planUserSearch('HIT')));
+      const found = searchRange({ fd, from: 0, to: 12, size: 12, file: 'f.jsonl' }, blockSearch(await planUserSearch('HIT')));
       expect(found.lineCount).toBe(1);
       expect([...found.matched]).toEqual([0]);
     } finally {
@@ -110,12 +111,12 @@ describe('searchRange', () => {
     writeFileSync(path, whole.slice(0, 22));
     const fd = openSync(path, 'r');
     try {
-      const found = searchRange({ fd, from: 0, to: size, size }, blockSearch(await planUserSearch('HIT')));
+      const found = searchRange({ fd, from: 0, to: size, size, file: 'f.jsonl' }, blockSearch(await planUserSearch('HIT')));
       // The first line whole, the cut second one as far as it goes ('{"b":"', before its HIT).
       expect(found.lineCount).toBe(2);
       expect([...found.matched]).toEqual([0]);
       expect([...found.lengths]).toEqual([15]);
-      const tail = searchRange({ fd, from: 30, to: size, size }, blockSearch(await planUserSearch('HIT')));
+      const tail = searchRange({ fd, from: 30, to: size, size, file: 'f.jsonl' }, blockSearch(await planUserSearch('HIT')));
       expect(tail.lineCount).toBe(0);
     } finally {
       closeSync(fd);
@@ -130,7 +131,7 @@ describe('searchRange', () => {
     const size = Buffer.byteLength(text);
     const fd = openSync(path, 'r');
     try {
-      const found = searchRange({ fd, from: 0, to: size, size }, blockSearch(await planUserSearch('HIT')));
+      const found = searchRange({ fd, from: 0, to: size, size, file: 'f.jsonl' }, blockSearch(await planUserSearch('HIT')));
       expect(found.lineCount).toBe(3);
       expect([...found.matched]).toEqual([1, 2]);
       expect(found.lengths[0]).toBe(long.length);
@@ -138,5 +139,13 @@ describe('searchRange', () => {
     } finally {
       closeSync(fd);
     }
+  });
+
+  it('says SOURCE_UNREADABLE naming the file when a read fails', async () => {
+    const fd = 999_999; // open nowhere: every read fails (EBADF)
+    const search = blockSearch(await planUserSearch('HIT'));
+    expect(() => searchRange({ fd, from: 0, to: 12, size: 12, file: 'projects/p/f.jsonl' }, search)).toThrow(
+      expect.objectContaining({ code: 'SOURCE_UNREADABLE', details: expect.objectContaining({ file: 'projects/p/f.jsonl' }), message: expect.stringContaining('projects/p/f.jsonl could not be read') }),
+    );
   });
 });

@@ -10,14 +10,16 @@
 // file's offset equals its size) is given one, as its evidence is.
 
 import { readSync } from 'node:fs';
+import { SourceUnreadable } from '../../core/errors.js';
 import type { BlockSearch } from './block-search.js';
 
-/** Part of an open source file to search: the lines that start in [from, to); `size` is the file's size when checked. */
+/** Part of an open source file to search: the lines that start in [from, to); `size` is the file's size when checked; `file` names it in an error. */
 export interface FileRange {
   fd: number;
   from: number;
   to: number;
   size: number;
+  file: string;
 }
 
 /** The range's lines: how many, and which matched (index from the range's first line, byte offset in the file, length). */
@@ -49,7 +51,7 @@ let buffer = Buffer.allocUnsafeSlow(START_BYTES);
  */
 const PIECE = 1 << 20;
 
-/** The range's lines read through `fd`, searched with `search`. */
+/** The range's lines read through `fd`, searched with `search`; SOURCE_UNREADABLE naming the file when a read fails. */
 export function searchRange(range: FileRange, search: BlockSearch): RangeFound {
   try {
     // A piece owns the lines that start in it, as a range does, so the pieces' answers put end to
@@ -95,7 +97,7 @@ function readAndSearch(range: FileRange, search: BlockSearch): { found: RangeFou
     const want = Math.min(upTo, range.size) - base;
     if (want + 1 > buffer.length) grow(want + 1);
     while (filled < want) {
-      const n = readSync(range.fd, buffer, filled, want - filled, base + filled);
+      const n = readFrom(range, buffer, filled, want - filled, base + filled);
       if (n === 0) {
         atEof = true; // the end, or the file shrank under us
         return;
@@ -147,6 +149,15 @@ function readAndSearch(range: FileRange, search: BlockSearch): { found: RangeFou
     found.lengths[j] = lengths[k]!;
   });
   return { found, next: base + last + 1 };
+}
+
+/** readSync, a failure said as SOURCE_UNREADABLE naming the file (the caller may skip the file and go on). */
+function readFrom(range: FileRange, into: Buffer, at: number, length: number, position: number): number {
+  try {
+    return readSync(range.fd, into, at, length, position);
+  } catch (err) {
+    throw SourceUnreadable(range.file, (err as Error).message);
+  }
 }
 
 function none(next: number): { found: RangeFound; next: number } {

@@ -8,6 +8,8 @@
 // or every session of every format (scope "all", every-session.ts), where each hit also names its
 // session and ledger. Every hit says where the match is in the line and carries a bounded excerpt
 // around it (excerpt.ts): a JSONL line is often tens of KB, and its head rarely holds the match.
+// Over every session a file that cannot be read (damaged evidence, a source that fails to read)
+// is skipped and named in files_skipped (unreadable-files.ts); one ledger fails with the error.
 
 import { isUtf8 } from 'node:buffer';
 import { closeSync, readSync } from 'node:fs';
@@ -21,7 +23,7 @@ import { resolveSession } from '../session-ref.js';
 import { defineTool } from '../tool.js';
 import { examples } from './examples.js';
 import { cli } from './cli.js';
-import { HindsightError, InvalidArguments, SessionNotFound } from '../../core/errors.js';
+import { HindsightError, InvalidArguments, SessionNotFound, SourceUnreadable } from '../../core/errors.js';
 import { everySessionFiles, type GrepFile } from './every-session.js';
 import { matchFinder, placeMatch } from './excerpt.js';
 import { SearchSession, type SearchEnd } from './search-pool.js';
@@ -31,6 +33,7 @@ import { requiredBytes } from './block-search.js';
 import { enoughToFit } from './page-fit.js';
 import type { RangeFound } from './file-range.js';
 import { lineHash } from '../../core/line-hash.js';
+import { skippedFileShape, UnreadableFiles, type SkippedFile } from './unreadable-files.js';
 
 const SESSION_PAGE = 10_000;
 
@@ -127,6 +130,8 @@ interface Found {
   end: SearchEnd;
   /** How each file reached was read. */
   readFrom: Map<string, ReadFrom>;
+  /** Files left out because they could not be read (scope all), in reading order. */
+  skipped: SkippedFile[];
 }
 
 /** One pass over the ledger: blocks and live ranges go to the search workers, answers come back in order. */
@@ -137,8 +142,14 @@ async function grep(
   window: { offset: number; limit: number; deadlineAt: number },
   only: Map<number, number[]> | null,
   evidenceOnly: ReadonlySet<number>,
+  skipUnreadable: boolean,
 ): Promise<Found> {
   const session = await SearchSession.open(plan, window.deadlineAt);
+  const unreadable = new UnreadableFiles(skipUnreadable);
+  /** The search goes on without the file, or ends with `err`. */
+  const failed = (file: Pick<LedgerFile, 'fileId' | 'file'>) => (err: Error) => {
+    if (!unreadable.skip(file, err)) session.abort(err);
+  };
   let count = 0;
   const hits: FoundHit[] = [];
   const readFrom = new Map<string, ReadFrom>();
@@ -152,6 +163,8 @@ async function grep(
   };
   // `data`: the block's bytes as the worker handed them back.
   const collect = (block: EvidenceBlock) => (matched: number[], data: Uint8Array) => {
+    // A block of a file skipped since it was handed over (an earlier block failed): left out, as the rest of the file.
+    if (unreadable.has(block.fileId)) matched = [];
     for (const k of matched) {
       if (count++ < window.offset || hits.length >= window.limit) continue;
       if (hits.length + 1 >= window.limit) session.pageFull(); // later blocks cannot add a line to the page
@@ -165,25 +178,34 @@ async function grep(
   };
   /** Per live file being answered: the number its next range's first line has. */
   const nextLine = new Map<LedgerFile, number>();
+  /** Done with a live file's range: its last one closes the file (every earlier range has been answered: answers come in order). */
+  const rangeDone = (range: LiveRange) => {
+    if (!range.last) return;
+    nextLine.delete(range.file);
+    open.delete(range.fd);
+    closeSync(range.fd);
+  };
   const collectRange = (range: LiveRange, wanted: number[] | undefined) => (found: RangeFound) => {
     const { file: f, fd } = range;
     const first = nextLine.get(f) ?? 1;
     nextLine.set(f, first + found.lineCount);
-    for (let j = 0; j < found.matched.length; j++) {
+    for (let j = 0; j < found.matched.length && !unreadable.has(f.fileId); j++) {
       const lineNumber = first + found.matched[j]!;
       if (wanted !== undefined && !sortedHas(wanted, lineNumber)) continue;
       if (count++ < window.offset || hits.length >= window.limit) continue;
       if (hits.length + 1 >= window.limit) session.pageFull();
       // Only the page's lines are read again, here: the worker answered where they are.
       const bytes = Buffer.allocUnsafe(found.lengths[j]!);
-      readSync(fd, bytes, 0, bytes.length, found.starts[j]!);
+      try {
+        readSync(fd, bytes, 0, bytes.length, found.starts[j]!);
+      } catch (err) {
+        count--; // the line is not in the answer
+        failed(f)(SourceUnreadable(f.file, (err as Error).message));
+        break;
+      }
       keep({ line_number: lineNumber, file: f.file, raw: bytes.toString('utf8'), read_from: 'live', fileId: f.fileId, bytes });
     }
-    if (range.last) {
-      nextLine.delete(f);
-      open.delete(fd);
-      closeSync(fd);
-    }
+    rangeDone(range);
   };
   try {
     await scanLedgerFiles(
@@ -193,7 +215,7 @@ async function grep(
         evidence(block) {
           if (session.stopped) return false;
           const n = block.lines.length;
-          if (n === 0) return;
+          if (n === 0 || unreadable.has(block.fileId)) return;
           readFrom.set(block.file, 'evidence');
           let indexes: Int32Array | null = null;
           // A file in `only` is limited to its lines (none: skipped); any other file is read whole.
@@ -209,11 +231,14 @@ async function grep(
             lengths[k] = block.lines[k]!.length;
           }
           const lastIncomplete = block.lines[n - 1]!.status === 'incomplete';
-          if ('packed' in block) session.submitPacked({ packed: block.packed, where: { file: block.file, firstLine: block.lines[0]!.lineNumber }, starts, lengths, lastIncomplete, only: indexes }, collect(block));
+          if ('packed' in block) session.submitPacked({ packed: block.packed, where: { file: block.file, firstLine: block.lines[0]!.lineNumber }, starts, lengths, lastIncomplete, only: indexes }, collect(block), failed(block));
           else session.submit({ data: block.data, starts, lengths, lastIncomplete, only: indexes }, collect(block));
         },
         skipped(file) {
           if (!session.stopped) readFrom.set(file.file, 'evidence'); // as its first block would have
+        },
+        unreadable(file, err) {
+          return unreadable.skip(file, err);
         },
         live(range) {
           open.add(range.fd); // the descriptor is ours from here on
@@ -226,13 +251,22 @@ async function grep(
             closeSync(range.fd);
             return;
           }
-          session.submitRange({ fd: range.fd, from: range.from, to: range.to, size: range.file.size }, collectRange(range, wanted));
+          // A range of a file skipped since is still handed over (its answer is left out): ranges
+          // before it may still be reading through the descriptor, which its file's last range closes.
+          session.submitRange(
+            { fd: range.fd, from: range.from, to: range.to, size: range.file.size, file: range.file.file },
+            collectRange(range, wanted),
+            (err) => {
+              failed(range.file)(err);
+              rangeDone(range);
+            },
+          );
         },
       },
       { backlog: () => session.backlog(), evidenceOnly, holding: requiredBytes(plan) },
     );
     const end = await session.finish(); // before reading count: answers arrive until then
-    return { count, hits, end, readFrom };
+    return { count, hits, end, readFrom, skipped: unreadable.list(files) };
   } finally {
     for (const fd of open) closeSync(fd);
   }
@@ -290,7 +324,7 @@ export const grepJsonl = defineTool({
   examples, cli,
   title: 'Grep a ledger',
   description:
-    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the sources are deleted or rewritten; a source unchanged since ingest is read directly — read_from says which; live_differs_from_evidence lists live lines that differ from the evidence, whose files are then read from the evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Runs off the event loop under timeout_ms (default 10000): past it, what was found so far with truncated \"deadline\". Ledger: governance (default), ho2m, ho1m; with session_id, that session's (Control Plane: its own entries, default ho2m; else transcript by default). scope \"all\": every session of every format (filters: session_id or prefix, format, project, since); entries name session_id, ledger. Entries give match_offset, match_length (bytes), an excerpt (±120 chars) and excerpt_match. Not redacted.",
+    "Server-side regex search over one ledger's raw JSONL lines across its rotated segments, from the stored evidence (works after the sources are deleted or rewritten; a source unchanged since ingest is read directly — read_from says which; live_differs_from_evidence lists live lines that differ from the evidence, whose files are then read from the evidence). Returns each matching line exactly as written (raw; raw_base64 too when not valid UTF-8) with its file and line_number in that file; count is every match, next_offset the next page. Runs off the event loop under timeout_ms (default 10000): past it, what was found so far with truncated \"deadline\". Ledger: governance (default), ho2m, ho1m; with session_id, that session's (Control Plane: its own entries, default ho2m; else transcript by default). scope \"all\": every session of every format (filters: session_id or prefix, format, project, since); entries name session_id, ledger; a file that cannot be read (damaged evidence, a source read error) is skipped and named in files_skipped. Entries give match_offset, match_length (bytes), an excerpt (±120 chars) and excerpt_match. Not redacted.",
   input,
   output: z.object({
     status: z.literal('ok'),
@@ -307,6 +341,10 @@ export const grepJsonl = defineTool({
     live_differs_from_evidence: z.array(z.object({ file: z.string(), line_number: z.number().int() })),
     files_searched: z.array(z.string()).describe('The files read (the first 100; files_searched_count counts them all).'),
     files_searched_count: z.number().int(),
+    files_skipped: z
+      .array(skippedFileShape)
+      .describe('scope all: files left out because their stored evidence is damaged or their source failed to read, each with its error; the rest was searched (the first 100; files_skipped_count counts them all).'),
+    files_skipped_count: z.number().int(),
     sessions_searched: z.number().int().optional().describe('scope all: how many sessions the filters left.'),
     entries: z.array(hitShape),
   }),
@@ -326,11 +364,12 @@ export const grepJsonl = defineTool({
     const target = await searchTarget(store, scope, scope === 'all' ? { ...args, session_id: session?.id } : args);
     const window = { offset: args.offset, limit: args.limit, deadlineAt };
     const everyFile = new Set(target.files.map((f) => f.fileId));
-    let found = await grep(store, target.files, plan, window, target.only, args.read_from === 'evidence' ? everyFile : new Set());
+    const skipUnreadable = scope === 'all'; // one ledger is asked for by name: its error is the answer
+    let found = await grep(store, target.files, plan, window, target.only, args.read_from === 'evidence' ? everyFile : new Set(), skipUnreadable);
     const differing = await liveDifferences(store, found.hits);
     if (differing.length > 0 && found.end === 'done') {
       // Never mix: the files whose live lines are not the evidence are searched again from the evidence.
-      found = await grep(store, target.files, plan, window, target.only, new Set(differing.map((h) => h.fileId)));
+      found = await grep(store, target.files, plan, window, target.only, new Set(differing.map((h) => h.fileId)), skipUnreadable);
     }
     const find = await matchFinder(plan);
     const entries = enoughToFit(found.hits, args.max_bytes).map(({ fileId, bytes, ...hit }) => {
@@ -352,6 +391,8 @@ export const grepJsonl = defineTool({
         live_differs_from_evidence: differing.map((h) => ({ file: h.file, line_number: h.line_number })),
         files_searched: filesSearched.slice(0, MAX_FILES_LISTED),
         files_searched_count: filesSearched.length,
+        files_skipped: found.skipped.slice(0, MAX_FILES_LISTED),
+        files_skipped_count: found.skipped.length,
         ...(target.sessions !== null && { sessions_searched: target.sessions }),
         entries,
       },

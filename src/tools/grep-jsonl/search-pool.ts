@@ -11,11 +11,16 @@
 // free (WORKERS_PER_SEARCH), so a big search uses both cores of a small machine; each block's
 // bytes move to its worker and back (transferred, not copied) with the answer, and a live file is
 // read by the worker itself, a range at a time (file-range.ts).
+//
+// A job that fails (a damaged evidence block, a live file that cannot be read) fails alone: its
+// caller's onFailed hears the error as it was thrown on the worker (code and details kept,
+// core/errors.ts errorFromWire) and decides whether the search goes on without it; a caller
+// without onFailed has the whole search fail with it, as any other failure does.
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HindsightError } from '../../core/errors.js';
+import { errorFromWire, HindsightError, type WireError } from '../../core/errors.js';
 import { Worker } from 'node:worker_threads';
 import type { SearchPlan } from '../../core/safe-regex.js';
 import { takeBlockBuffer } from './block-buffers.js';
@@ -99,6 +104,14 @@ export type SearchEnd = 'done' | 'deadline';
 export type OnMatched = (lines: number[], data: Uint8Array) => void;
 /** What a live range's caller gets back: its line count and where its matches are. */
 export type OnFound = (found: RangeFound) => void;
+/** What a job's caller gets instead of its answer when the job threw; the search goes on unless the caller calls `abort`. */
+export type OnFailed = (err: Error) => void;
+
+/** A worker's error on this thread: a HindsightError as thrown; anything else said as the worker's failure. */
+function workerError(wire: WireError): Error {
+  const err = errorFromWire(wire);
+  return err instanceof HindsightError ? err : new Error(`the search worker failed: ${err.message}`, { cause: err });
+}
 
 /**
  * One search on up to WORKERS_PER_SEARCH workers, blocks dealt out in turn. `submit` blocks in
@@ -167,27 +180,27 @@ export class SearchSession {
    * give the bytes `onMatched` receives back with recycleBlockBuffer. Small blocks wait to go with the
    * next ones, up to BATCH_BYTES; `finish` and `backlog` send what waits.
    */
-  submit(block: SearchBlock, onMatched: OnMatched, options: { owned?: boolean } = {}): void {
+  submit(block: SearchBlock, onMatched: OnMatched, options: { owned?: boolean; onFailed?: OnFailed } = {}): void {
     if (this.ended || this.workers.length === 0) return;
     let data = block.data;
     if (!options.owned) {
       data = takeBlockBuffer(block.data.byteLength); // its own buffer, given back by the caller
       data.set(block.data);
     }
-    this.add({ kind: 'block', block: { ...block, data } }, data.byteLength, (r) => r.kind === 'block' && onMatched(r.lines, r.data));
+    this.add({ kind: 'block', block: { ...block, data } }, data.byteLength, (r) => r.kind === 'block' && onMatched(r.lines, r.data), options.onFailed);
   }
 
   /**
    * Hand over a stored block still compressed: a worker inflates it. `onMatched` gets its bytes
    * while the page is not full (`pageFull`), else an empty array; give them back with
-   * recycleBlockBuffer as a block's.
+   * recycleBlockBuffer as a block's. A block that does not inflate is EVIDENCE_DAMAGED, to `onFailed`.
    */
-  submitPacked(block: PackedBlock, onMatched: OnMatched): void {
+  submitPacked(block: PackedBlock, onMatched: OnMatched, onFailed?: OnFailed): void {
     if (this.ended || this.workers.length === 0) return;
     const data = Buffer.allocUnsafeSlow(block.packed.data.byteLength); // its own buffer, moved to the worker
     data.set(block.packed.data);
     const job: Job = { kind: 'packed', block: { ...block, packed: { data, rawBytes: block.packed.rawBytes } } };
-    this.add(job, block.packed.rawBytes, (r) => r.kind === 'block' && onMatched(r.lines, r.data));
+    this.add(job, block.packed.rawBytes, (r) => r.kind === 'block' && onMatched(r.lines, r.data), onFailed);
   }
 
   /** From now on the caller needs no more lines' bytes: blocks inflated by the workers are not sent back. */
@@ -198,16 +211,26 @@ export class SearchSession {
   /**
    * Hand over a range of a live file, which the worker reads itself through `range.fd` (kept
    * open by the caller until `onFound` has run, or the search has ended). Ranges and blocks are
-   * answered in the order they were submitted.
+   * answered in the order they were submitted. A range whose reads fail is SOURCE_UNREADABLE, to `onFailed`.
    */
-  submitRange(range: FileRange, onFound: OnFound): void {
+  submitRange(range: FileRange, onFound: OnFound, onFailed?: OnFailed): void {
     if (this.ended || this.workers.length === 0) return;
-    this.add({ kind: 'range', range }, range.to - range.from, (r) => r.kind === 'range' && onFound(r.found));
+    this.add({ kind: 'range', range }, range.to - range.from, (r) => r.kind === 'range' && onFound(r.found), onFailed);
   }
 
-  private add(job: Job, bytes: number, onAnswer: (result: JobResult) => void): void {
+  /** End the search now with `err` (`finish` throws it): for a caller whose onFailed cannot go on without the job. */
+  abort(err: Error): void {
+    this.fail(err);
+  }
+
+  private add(job: Job, bytes: number, onAnswer: (result: JobResult) => void, onFailed: OnFailed | undefined): void {
     this.batch.jobs.push(job);
-    this.batch.onAnswer.push(onAnswer);
+    this.batch.onAnswer.push((r) => {
+      if (r.kind !== 'failed') return onAnswer(r);
+      const err = workerError(r.error);
+      if (onFailed) onFailed(err);
+      else this.fail(err);
+    });
     this.batch.bytes += bytes;
     this.bytesInFlight += bytes;
     this.jobsInFlight++;
@@ -249,7 +272,7 @@ export class SearchSession {
 
   private answered(msg: FromWorker): void {
     if (this.ended || !this.waitingFor.has(msg.seq)) return;
-    if (msg.kind === 'failed') return this.fail(msg.code !== undefined ? new HindsightError(msg.code, msg.message) : new Error(`the search worker failed: ${msg.message}`));
+    if (msg.kind === 'failed') return this.fail(workerError(msg.error));
     this.early.set(msg.seq, msg);
     for (let next = this.early.get(this.delivered); next; next = this.early.get(this.delivered)) {
       this.early.delete(this.delivered);
@@ -258,7 +281,8 @@ export class SearchSession {
       this.delivered++;
       this.bytesInFlight -= job.bytes;
       this.jobsInFlight -= job.onAnswer.length;
-      job.onAnswer.forEach((onAnswer, k) => onAnswer(next.results[k]!));
+      for (let k = 0; k < job.onAnswer.length && !this.ended; k++) job.onAnswer[k]!(next.results[k]!); // a caller may abort mid-batch
+      if (this.ended) return;
     }
     if (this.bytesInFlight <= LOW_WATER && this.jobsInFlight <= LOW_JOBS) this.wake();
     if (this.waitingFor.size === 0) this.wakeFinish?.();

@@ -2,7 +2,9 @@
 // jobs the main thread sends, in order, so a slow pattern never holds up the server's event loop,
 // and the main thread can end it (Worker.terminate) when the caller's deadline passes.
 // Messages in: {kind: 'plan', plan} then batches {kind: 'jobs', seq, jobs}; out: {kind: 'answered',
-// seq, results} (one per job) or {kind: 'failed', seq, message}. A job is a block of bytes the main
+// seq, results} (one per job; a job that threw is {kind: 'failed', error}, so one damaged block or
+// unreadable file fails only its own job) or {kind: 'failed', seq, error} (no pattern to search
+// with). Errors cross as core/errors.ts errorToWire says (code and details kept). A job is a block of bytes the main
 // thread read (evidence), answered with its matching lines and its bytes handed back; a stored
 // block still compressed, which this worker inflates, answered the same way (its bytes only while
 // the caller's page is not full: `pageFull`, shared with the main thread, says when no later block
@@ -14,19 +16,32 @@ import type { SearchPlan } from '../../core/safe-regex.js';
 import { blockSearch, type BlockSearch, type SearchBlock } from './block-search.js';
 import { searchRange, type FileRange, type RangeFound } from './file-range.js';
 import { inflateEvidence } from '../../store/shared/visit-blocks.js';
-import { HindsightError } from '../../core/errors.js';
+import { errorToWire, type WireError } from '../../core/errors.js';
 import type { PackedEvidence } from '../../store/store.js';
 
 /** A stored block as it is kept: its lines, its bytes to inflate, and where it is (for the error if they do not inflate). */
 export type PackedBlock = Omit<SearchBlock, 'data'> & { packed: PackedEvidence; where: { file: string; firstLine: number } };
 export type Job = { kind: 'block'; block: SearchBlock } | { kind: 'packed'; block: PackedBlock } | { kind: 'range'; range: FileRange };
-/** Per block: its matching lines, and its bytes handed back (transferred) so the main thread can read them; per range: where its matches are. */
-export type JobResult = { kind: 'block'; lines: number[]; data: Uint8Array } | { kind: 'range'; found: RangeFound };
+/**
+ * Per block: its matching lines, and its bytes handed back (transferred) so the main thread can
+ * read them; per range: where its matches are; per job that threw: the error (EVIDENCE_DAMAGED,
+ * SOURCE_UNREADABLE: the caller decides whether the search goes on without that file).
+ */
+export type JobResult = { kind: 'block'; lines: number[]; data: Uint8Array } | { kind: 'range'; found: RangeFound } | { kind: 'failed'; error: WireError };
 /** `pageFull[0]` is 1 once the caller needs no more lines' bytes. */
 export type ToWorker = { kind: 'plan'; plan: SearchPlan; pageFull: Int32Array } | { kind: 'jobs'; seq: number; jobs: Job[] };
-export type FromWorker = { kind: 'answered'; seq: number; results: JobResult[] } | { kind: 'failed'; seq: number; message: string; code?: string };
+export type FromWorker = { kind: 'answered'; seq: number; results: JobResult[] } | { kind: 'failed'; seq: number; error: WireError };
 
 const NOTHING = new Uint8Array(0);
+
+/** The job's answer, or its error (the batch's other jobs are answered all the same). */
+function answer(search: BlockSearch, job: Job, pageFull: Int32Array): JobResult {
+  try {
+    return run(search, job, pageFull);
+  } catch (err) {
+    return { kind: 'failed', error: errorToWire(err) };
+  }
+}
 
 function run(search: BlockSearch, job: Job, pageFull: Int32Array): JobResult {
   if (job.kind === 'range') return { kind: 'range', found: searchRange(job.range, search) };
@@ -42,6 +57,7 @@ function run(search: BlockSearch, job: Job, pageFull: Int32Array): JobResult {
 function transferred(results: JobResult[]): ArrayBuffer[] {
   return results.flatMap((r) => {
     if (r.kind === 'range') return [r.found.matched.buffer, r.found.starts.buffer, r.found.lengths.buffer] as ArrayBuffer[];
+    if (r.kind === 'failed') return [];
     return r.data.byteLength > 0 ? [r.data.buffer as ArrayBuffer] : [];
   });
 }
@@ -67,10 +83,9 @@ if (port) {
     try {
       if (!search) throw new Error(planError ?? 'no pattern was sent before the first job');
       const found = search;
-      reply = { kind: 'answered', seq: msg.seq, results: msg.jobs.map((job) => run(found, job, pageFull)) };
+      reply = { kind: 'answered', seq: msg.seq, results: msg.jobs.map((job) => answer(found, job, pageFull)) };
     } catch (err) {
-      // A HindsightError's code crosses too (EVIDENCE_DAMAGED: the store, not the search, failed).
-      reply = { kind: 'failed', seq: msg.seq, message: (err as Error).message, ...(err instanceof HindsightError ? { code: err.code } : {}) };
+      reply = { kind: 'failed', seq: msg.seq, error: errorToWire(err) };
     }
     port.postMessage(reply, reply.kind === 'answered' ? transferred(reply.results) : []);
   });

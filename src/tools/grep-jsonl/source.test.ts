@@ -1,9 +1,11 @@
 // Reading live files gives the same lines as the evidence: a last line without a newline (a
 // sub-agent's .meta.json is one such line) and a line longer than one read (a literal across the
-// read boundary); the quick file list of scope "all" equals the session-by-session walk.
+// read boundary); the quick file list of scope "all" equals the session-by-session walk. A file
+// whose evidence fails to read mid-way is handed to the visitor after the blocks before it.
 // Searches run the compiled worker: `npm run build` first.
 
 import { writeFileSync } from 'node:fs';
+import { EvidenceDamaged } from '../../core/errors.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, tempDir } from '../../../test/helpers.js';
@@ -109,11 +111,47 @@ describe('grep_jsonl reading live files', () => {
     await scanLedgerFiles(
       store,
       [big],
-      { evidence: (b) => void seen.push(b), live: () => false, skipped: () => {} },
+      { evidence: (b) => void seen.push(b), live: () => false, skipped: () => {}, unreadable: () => false },
       { backlog: () => (seen.length > 0 && pauses-- > 0 ? Promise.resolve() : null), evidenceOnly: new Set(), holding: null },
     );
     expect(seen.map((b) => b.lines[0]!.lineNumber)).toEqual([1, 2, 3]);
     expect(seen.every((b) => 'packed' in b)).toBe(true);
     expect(scans).toBe(2); // the pause restarted the scan, which skipped the block handed over before it
+  });
+
+  it('visits the blocks before a failure, then hands the file to unreadable, which says whether the scan goes on', async () => {
+    const block = (fileId: number, n: number): EvidenceBlock => ({ fileId, file: `f${fileId}`, data: Buffer.from('x\n'), lines: [{ lineNumber: n, start: 0, length: 1, status: 'ok' }] });
+    // File 1 (small) and file 2 (big) fail after their first block; file 3 is whole.
+    const store = {
+      async scanEvidence(ids: number[], visit: (b: EvidenceBlock) => boolean | void) {
+        const id = ids[0]!;
+        visit(block(id, 1));
+        if (id !== 3) throw EvidenceDamaged(`f${id}`, 2, 'Decompression failed');
+        visit(block(id, 2));
+      },
+    } as unknown as Store;
+    const file = (fileId: number, size: number) => ({ fileId, file: `f${fileId}`, lines: 2, path: '/nonexistent', size, mtimeMs: 0, offset: size });
+    const files = [file(1, 10), file(2, 64 * 1024 * 1024), file(3, 10)];
+    const scan = async (goOn: boolean) => {
+      const seen: string[] = [];
+      const done = scanLedgerFiles(
+        store,
+        files,
+        {
+          evidence: (b) => void seen.push(`${b.file}:${b.lines[0]!.lineNumber}`),
+          live: () => false,
+          skipped: () => {},
+          unreadable: (f, err) => (seen.push(`${f.file} unreadable: ${(err as { code: string }).code}`), goOn),
+        },
+        { backlog: () => null, evidenceOnly: new Set(), holding: null },
+      );
+      return { seen, done };
+    };
+    const goingOn = await scan(true);
+    await goingOn.done;
+    expect(goingOn.seen).toEqual(['f1:1', 'f1 unreadable: EVIDENCE_DAMAGED', 'f2:1', 'f2 unreadable: EVIDENCE_DAMAGED', 'f3:1', 'f3:2']);
+    const stopping = await scan(false);
+    await expect(stopping.done).rejects.toMatchObject({ code: 'EVIDENCE_DAMAGED', details: { file: 'f1', line: 2 } });
+    expect(stopping.seen).toEqual(['f1:1', 'f1 unreadable: EVIDENCE_DAMAGED']);
   });
 });

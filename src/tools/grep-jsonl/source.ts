@@ -16,6 +16,9 @@
 // resume point; re-reading the prefix costs decompression only, and only when matching is slower).
 // Evidence blocks that cannot hold the pattern's required bytes (their gram filter says so) are
 // left out by the store before they are inflated: the visitor hears only that the file was read.
+// A file whose evidence fails to read here (a store that inflates on this thread: EVIDENCE_DAMAGED)
+// is handed to the visitor's `unreadable` after the blocks before the failure: it says whether
+// the scan goes on with the next file.
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -43,6 +46,8 @@ export interface Visitor {
   live(range: LiveRange): boolean | void;
   /** A block of the file's evidence was left out (it cannot hold `ScanControl.holding`): the file was read from the evidence all the same. */
   skipped(file: LedgerFile): void;
+  /** The file's evidence failed to read (`err`) after the blocks already visited: true to go on with the next file, false to stop the scan with `err`. */
+  unreadable(file: LedgerFile, err: unknown): boolean;
 }
 
 export interface ScanControl {
@@ -101,6 +106,15 @@ async function visitLive(fd: number, f: LedgerFile, visit: Visitor, control: Sca
  * (~100 ms of a 59 MB ledger's `error` search, measured 2026-11-27) while the workers idled.
  */
 async function scanBigEvidence(store: Store, f: LedgerFile, visit: Visitor, control: ScanControl): Promise<boolean> {
+  try {
+    return await scanBigEvidenceOnce(store, f, visit, control);
+  } catch (err) {
+    if (!visit.unreadable(f, err)) throw err;
+    return true;
+  }
+}
+
+async function scanBigEvidenceOnce(store: Store, f: LedgerFile, visit: Visitor, control: ScanControl): Promise<boolean> {
   let handedUpTo = 0;
   for (;;) {
     let stopped = false;
@@ -131,7 +145,11 @@ async function scanBigEvidence(store: Store, f: LedgerFile, visit: Visitor, cont
 const AHEAD_FILES = 4;
 
 /** How a file will be read, decided ahead of its turn: live (open), small evidence (being decompressed), or big evidence (streamed at its turn). */
-type Plan = { kind: 'live'; fd: number } | { kind: 'small'; blocks: Promise<EvidenceBlock[]>; skipped: () => boolean } | { kind: 'big' };
+type Plan =
+  | { kind: 'live'; fd: number }
+  /** `read`: the blocks read and what stopped the read early (null: nothing did). */
+  | { kind: 'small'; read: Promise<{ blocks: EvidenceBlock[]; failure: unknown }>; skipped: () => boolean }
+  | { kind: 'big' };
 
 function planFile(store: Store, f: LedgerFile, control: ScanControl): Plan {
   const fd = control.evidenceOnly.has(f.fileId) ? null : openUnchanged(f);
@@ -141,9 +159,12 @@ function planFile(store: Store, f: LedgerFile, control: ScanControl): Plan {
   // Read ahead of its turn: the visitor hears of a block left out when the file's turn comes.
   let skipped = false;
   const skip = control.holding ? { holding: control.holding, left: () => void (skipped = true) } : undefined;
-  const load = scanStored(store, f.fileId, (block) => void blocks.push(block), skip).then(() => blocks);
-  load.catch(() => {}); // a scan that stops early never awaits it; one reached is awaited below
-  return { kind: 'small', blocks: load, skipped: () => skipped };
+  // Never rejects: a scan that stops early never awaits it, and the blocks before a failure are searched.
+  const read = scanStored(store, f.fileId, (block) => void blocks.push(block), skip).then(
+    () => ({ blocks, failure: null }),
+    (failure: unknown) => ({ blocks, failure }),
+  );
+  return { kind: 'small', read, skipped: () => skipped };
 }
 
 /**
@@ -163,9 +184,10 @@ export async function scanLedgerFiles(store: Store, files: LedgerFile[], visit: 
       if (plan.kind === 'live') {
         if (!(await visitLive(plan.fd, f, visit, control))) return;
       } else if (plan.kind === 'small') {
-        const blocks = await plan.blocks;
+        const { blocks, failure } = await plan.read;
         if (plan.skipped()) visit.skipped(f);
         for (const block of blocks) if (visit.evidence(block) === false) return;
+        if (failure !== null && !visit.unreadable(f, failure)) throw failure;
       } else if (!(await scanBigEvidence(store, f, visit, control))) return;
       await (control.backlog() ?? nextTurn()); // let the server answer others between files
     }
