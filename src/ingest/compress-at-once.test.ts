@@ -1,0 +1,37 @@
+// Evidence compression keeps at most COMPRESSING_AT_ONCE blocks on libuv's pool (evidence.ts says
+// why: a heap per pool thread that compresses), and every block still gets its own bytes back.
+
+import { brotliDecompressSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
+
+let running = 0;
+let most = 0;
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  return {
+    ...zlib,
+    brotliCompress: (raw: Buffer, options: object, done: (err: Error | null, out: Buffer) => void) => {
+      running++;
+      most = Math.max(most, running);
+      zlib.brotliCompress(raw, options, (err, out) =>
+        // Finish on a later turn, so that every call made meanwhile is counted as overlapping.
+        setTimeout(() => {
+          running--;
+          done(err, out);
+        }, 5),
+      );
+    },
+  };
+});
+
+const { COMPRESSING_AT_ONCE, compressBlock } = await import('./evidence.js');
+
+describe('compressBlock', () => {
+  it(`runs at most ${COMPRESSING_AT_ONCE} at once and answers each block with its own compressed bytes`, async () => {
+    const blocks = Array.from({ length: 9 }, (_, i) => Buffer.from(`{"block":${i}}\n`.repeat(200 + i)));
+    const out = await Promise.all(blocks.map((b) => compressBlock(b)));
+    expect(most).toBe(COMPRESSING_AT_ONCE);
+    expect(running).toBe(0);
+    out.forEach((data, i) => expect(brotliDecompressSync(data).equals(blocks[i]!)).toBe(true));
+  });
+});
