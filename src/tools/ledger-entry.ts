@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { InvalidArguments } from '../core/errors.js';
 import { keyToIso } from '../core/time.js';
-import type { LedgerEntryRow, Store } from '../store/store.js';
+import type { LedgerEntryLine, LedgerEntryQuery, LedgerEntryRow, Store } from '../store/store.js';
 import type { LedgerSelection } from './ledger-address.js';
 import { boundDepth } from '../core/json-depth.js';
 
@@ -82,29 +82,44 @@ function fields(sel: LedgerSelection, row: LedgerEntryRow, value: Json | null): 
   };
 }
 
-/** Entries `offset…offset+limit` of the selected ledger (optionally of one type), in ledger order, with `total` matching. */
-export async function readEntries(
-  store: Store,
-  sel: LedgerSelection,
+/** Which entries of the selected ledger a read asks for: its files, its session, its type and page. */
+export function entryQuery(
+  sel: Pick<LedgerSelection, 'fileIds' | 'entrySessionId'>,
   query: { type?: string | undefined; offset: number; limit: number },
-): Promise<{ total: number; entries: EntryFields[] }> {
-  const q = {
+): LedgerEntryQuery {
+  return {
     fileIds: sel.fileIds,
     ...(query.type !== undefined && { type: query.type }),
     ...(sel.entrySessionId !== null && { sessionId: sel.entrySessionId }),
     offset: query.offset,
     limit: query.limit,
   };
-  if (store.ledgerEntryLines && query.limit > 0) {
-    // The entries with their lines in one read (on a server, one round trip instead of two).
-    const { total, entries } = await store.ledgerEntryLines(q);
-    return { total, entries: entries.map((r) => fields(sel, r, parse(r.raw ?? undefined))) };
-  }
+}
+
+/** The entries a query asks for with their evidence lines, and `total` matching. */
+export async function readEntryLines(store: Store, q: LedgerEntryQuery): Promise<{ total: number; entries: LedgerEntryLine[] }> {
+  // The entries with their lines in one read (on a server, one round trip instead of two).
+  if (store.ledgerEntryLines && q.limit > 0) return store.ledgerEntryLines(q);
   const { total, entries: rows } = await store.ledgerEntries(q);
   if (rows.length === 0) return { total, entries: [] };
   const raws = await store.evidenceLines(rows.map((r) => ({ fileId: r.fileId, lineNumber: r.lineNumber })));
   const byAddress = new Map(raws.map((r) => [`${r.fileId}:${r.lineNumber}`, r.raw]));
-  return { total, entries: rows.map((r) => fields(sel, r, parse(byAddress.get(`${r.fileId}:${r.lineNumber}`)))) };
+  return { total, entries: rows.map((r) => ({ ...r, raw: byAddress.get(`${r.fileId}:${r.lineNumber}`) ?? null })) };
+}
+
+/** The entries of the selected ledger as the tools show them, from their rows and lines. */
+export function entriesOf(sel: LedgerSelection, rows: readonly LedgerEntryLine[]): EntryFields[] {
+  return rows.map((r) => fields(sel, r, parse(r.raw ?? undefined)));
+}
+
+/** Entries `offset…offset+limit` of the selected ledger (optionally of one type), in ledger order, with `total` matching. */
+export async function readEntries(
+  store: Store,
+  sel: LedgerSelection,
+  query: { type?: string | undefined; offset: number; limit: number },
+): Promise<{ total: number; entries: EntryFields[] }> {
+  const { total, entries } = await readEntryLines(store, entryQuery(sel, query));
+  return { total, entries: entriesOf(sel, entries) };
 }
 
 /** How many entries match, without reading any (for "the last N"). */

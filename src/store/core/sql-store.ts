@@ -170,7 +170,7 @@ export abstract class SqlStore implements Store {
     const rows = await this.sql.all<LedgerFileRow & { format: string; own: unknown; nested: unknown; shared: unknown; ledgers_extra?: unknown }>(
       `WITH RECURSIVE tree(id) AS (SELECT ${d.textParam('$1')} UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id),
        me AS (SELECT sid, root_id, format FROM sessions WHERE id = $1),
-       held AS (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = (SELECT sid FROM me))
+       held AS (${d.distinctByIndex('events', 'sid', '(SELECT sid FROM me)', 'file_id')})
        SELECT ${this.ledgerFileColumns}, me.format,
          (f.session_id = $1 OR f.id IN (SELECT file_id FROM held)) AS own,
          (f.session_id IN (SELECT id FROM tree)) AS nested,

@@ -73,6 +73,14 @@ export interface Dialect {
    * 1-based position (for keeping the list's order).
    */
   rows(param: string, alias: string, columns: readonly RowColumn[]): string;
+  /**
+   * A subquery selecting the distinct values of `column` among the rows of `table` whose `key`
+   * equals `value`, for an index on (key, column) holding few distinct values per key. PostgreSQL
+   * reads them one index probe each (a loose index scan: its DISTINCT walks every entry of the
+   * key, 2,311 of them for a large session's files, ~0.3 ms); SQLite is asked the plain DISTINCT.
+   * `table` is aliased `e` inside, so `value` must not name an outer `e`.
+   */
+  distinctByIndex(table: string, key: string, value: string, column: string): string;
   /** The larger of two integers. */
   greatest(a: string, b: string): string;
   /**

@@ -258,7 +258,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     await twin.close();
   });
 
-  it("pages a session's ledger with its evidence lines in one statement after the session's row with its ledgers in another (query_ledger_full), as SQLite answers", async () => {
+  it("pages a session's ledger with its evidence lines in one statement after the session's row with its ledgers in another (query_ledger_full), another page beside it, as SQLite answers", async () => {
     const store = await open();
     const twin = new SqliteStore(join(tempDir('hs-prep-qlf-'), 'h.db'));
     const claude = copyFixture('claude-code');
@@ -272,6 +272,13 @@ describe.skipIf(unavailable !== null)('PostgreSQL read round trips', () => {
     expect(await roundTripsDuring(store, async () => (got = await run(store)))).toEqual({ statements: 2, steps: 2 });
     expect(got).toMatchObject({ status: 'ok', entries: expect.arrayContaining([expect.objectContaining({ event_type: 'assistant' })]) });
     expect(got).toEqual(await run(twin));
+    // Another page of the same ledger: read beside the session's row and ledgers, on the files the
+    // first call resolved to (tools/ledger-read-ahead.ts), in one step instead of two.
+    const next = { ...args, offset: 1 };
+    expect(await roundTripsDuring(store, async () => (got = await runTool(queryLedgerFull, next, { store })))).toEqual({ statements: 2, steps: 1 });
+    expect(got).toMatchObject({ status: 'ok', offset: 1, returned: expect.any(Number) });
+    expect((got as { returned: number }).returned).toBeGreaterThan(0);
+    expect(got).toEqual(await runTool(queryLedgerFull, next, { store: twin }));
     await store.close();
     await twin.close();
   });

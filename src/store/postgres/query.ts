@@ -22,6 +22,11 @@ export const pgDialect: Dialect = {
   inSubquery: (expr, subquery) => `${expr} = ANY(ARRAY(${subquery}))`,
   rows: (param, alias, columns) =>
     `(SELECT ${rowColumns('j.v', columns, (e, type) => `(${e})::${type}`)}, j.n FROM json_array_elements(${param}::json) WITH ORDINALITY AS j(v, n)) AS ${alias}`,
+  // Each step finds the next value after the last one on the index (min() of a range is one probe).
+  distinctByIndex: (table, key, value, column) =>
+    `WITH RECURSIVE k(v) AS (SELECT min(e.${column}) FROM ${table} e WHERE e.${key} = ${value}
+       UNION ALL SELECT (SELECT min(e.${column}) FROM ${table} e WHERE e.${key} = ${value} AND e.${column} > k.v) FROM k WHERE k.v IS NOT NULL)
+     SELECT v AS ${column} FROM k WHERE v IS NOT NULL`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   joinOneByIndex: (table, alias, on) => `CROSS JOIN LATERAL (SELECT * FROM ${table} ${alias} WHERE ${on} LIMIT 1) ${alias}`,
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,

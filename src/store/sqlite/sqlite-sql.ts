@@ -14,6 +14,7 @@ export const sqliteDialect: Dialect = {
   inArray: (expr, param) => `${expr} IN (SELECT value FROM json_each(${param}))`,
   inSubquery: (expr, subquery) => `${expr} IN (${subquery})`,
   rows: (param, alias, columns) => `(SELECT ${rowColumns('j.value', columns, (e) => e)}, j.key + 1 AS n FROM json_each(${param}) j) AS ${alias}`,
+  distinctByIndex: (table, key, value, column) => `SELECT DISTINCT e.${column} FROM ${table} e WHERE e.${key} = ${value}`,
   greatest: (a, b) => `max(${a}, ${b})`,
   joinOneByIndex: (table, alias, on) => `JOIN ${table} ${alias} ON ${on}`,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,

@@ -4,11 +4,12 @@
 import { z } from 'zod';
 import { redactText, redactValue } from '../../core/redact.js';
 import { fitMaxBytes, maxBytesArg, offsetArg, page, pageShape, redactArg } from '../envelope.js';
-import { ledgerAddressArgs, resolveLedger } from '../ledger-address.js';
+import { ledgerAddressArgs } from '../ledger-address.js';
+import { resolveAndReadEntryLines } from '../ledger-read-ahead.js';
 import { defineTool } from '../tool.js';
 import { examples } from './examples.js';
 import { cli } from './cli.js';
-import { eventTypesHint, eventTypesShape, maxEntriesArgs, pickMaxEntries, readEntries, type EntryFields } from '../ledger-entry.js';
+import { entriesOf, eventTypesHint, eventTypesShape, maxEntriesArgs, pickMaxEntries, type EntryFields } from '../ledger-entry.js';
 
 const input = z
   .object({
@@ -68,8 +69,9 @@ export const queryLedgerFull = defineTool({
   }),
   async handler(args, { store }) {
     const limit = pickMaxEntries(args);
-    const sel = await resolveLedger(store, args, { defaultLedger: 'governance' });
-    const { total, entries } = await readEntries(store, sel, { type: args.event_type, offset: args.offset, limit });
+    // The page is read beside the ledger's resolution where an earlier call resolved the same address.
+    const { sel, total, entries: lines } = await resolveAndReadEntryLines(store, args, { defaultLedger: 'governance' }, { type: args.event_type, offset: args.offset, limit });
+    const entries = entriesOf(sel, lines);
     const shown = args.redact ? entries.map(redacted) : entries;
     return fitMaxBytes(
       {
