@@ -28,7 +28,8 @@ const { COMPRESSING_AT_ONCE, compressBlock } = await import('./evidence.js');
 
 describe('compressBlock', () => {
   it(`runs at most ${COMPRESSING_AT_ONCE} at once and answers each block with its own compressed bytes`, async () => {
-    const blocks = Array.from({ length: 9 }, (_, i) => Buffer.from(`{"block":${i}}\n`.repeat(200 + i)));
+    // Each above IN_PLACE_BYTES, so each goes to the pool.
+    const blocks = Array.from({ length: 9 }, (_, i) => Buffer.from(`{"block":${i}}\n`.repeat(400 + i)));
     const out = await Promise.all(blocks.map((b) => compressBlock(b)));
     expect(most).toBe(COMPRESSING_AT_ONCE);
     expect(running).toBe(0);

@@ -1,6 +1,6 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliCompress, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_BYTES, EvidenceBuilder } from './evidence.js';
+import { BLOCK_BYTES, BROTLI_OPTIONS, compressBlock, EvidenceBuilder, IN_PLACE_BYTES } from './evidence.js';
 import { lineHash } from '../core/line-hash.js';
 import type { LineStatus } from './parse-file.js';
 
@@ -47,5 +47,26 @@ describe('evidence blocks', () => {
     }
     expect(next).toBe(lines.length + 1);
     expect(blocks[blocks.length - 1]!.lines.map((l) => l.status)).toEqual(['incomplete']);
+  });
+
+  it('compresses a small block at once and a larger one on the thread pool, to the same bytes either way', async () => {
+    const text = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => `{"i":${i},"t":"row ${i % 37}"}\n`).join('').slice(0, n));
+    const pooled = (raw: Buffer) =>
+      new Promise<Buffer>((resolve, reject) => brotliCompress(raw, BROTLI_OPTIONS(raw.length), (err, out) => (err ? reject(err) : resolve(out))));
+    for (const size of [1, 600, IN_PLACE_BYTES, IN_PLACE_BYTES + 1, 64 * 1024]) {
+      const raw = text(size);
+      let settled = false;
+      const out = compressBlock(raw).then((data) => {
+        settled = true;
+        return data;
+      });
+      // Two microtask turns and no I/O: only a block compressed in place can be done by now.
+      await Promise.resolve();
+      await Promise.resolve();
+      expect({ size, settled }).toEqual({ size, settled: size <= IN_PLACE_BYTES });
+      const data = await out;
+      expect(brotliDecompressSync(data).equals(raw)).toBe(true);
+      expect(data.equals(await pooled(raw))).toBe(true);
+    }
   });
 });

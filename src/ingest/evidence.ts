@@ -6,7 +6,7 @@
 // 7.6% (Control Plane) against quality 4's 15.2% and 7.1%, for half the CPU — on two cores the
 // compressor competes with the parser and the writer for the same time.
 
-import { brotliCompress, constants } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants } from 'node:zlib';
 import type { LineStatus } from './parse-file.js';
 import type { EvidenceBlock, EvidenceLine } from '../store/store.js';
 import { gramFilter } from '../store/shared/gram-filter.js';
@@ -32,22 +32,41 @@ export const BROTLI_OPTIONS = (size: number) => ({
 });
 
 /**
- * Blocks compressed at once, at most. Each compression allocates its encoder's few MB on the pool
- * thread that runs it, and glibc keeps a heap (arena) per thread: with all four of libuv's threads
- * compressing, a 1.2 GB Control Plane ingest peaked at 312–349 MB RSS, with two at 283–299 MB
- * (UV_THREADPOOL_SIZE=2, same wall time: the writer's thread, not the compressor, sets the pace).
- * A process cannot shrink its pool once started, so the ingest keeps two blocks in flight instead.
+/**
+ * Blocks up to this size are compressed on the calling thread. A trip through the thread pool
+ * costs this thread ~55–85 µs per block whatever its size (a stream, its buffers, the callback)
+ * and the process ~130 µs more than compressing in place (the pool thread's wake-up and hand-back);
+ * compressing in place costs ~55–70 µs up to 4 KiB and grows with the size from there
+ * (microbenchmark on OpenCode's row sources, half of which are single blocks under 2.3 KiB).
+ * Same encoder, same parameters: the same bytes either way.
+ */
+export const IN_PLACE_BYTES = 4 * 1024;
+
+/**
+ * Blocks compressed at once on the pool, at most. Each compression allocates its encoder's few MB
+ * on the pool thread that runs it, and glibc keeps a heap (arena) per thread: with all four of
+ * libuv's threads compressing, a 1.2 GB Control Plane ingest peaked at 312–349 MB RSS, with two at
+ * 283–299 MB (UV_THREADPOOL_SIZE=2, same wall time: the writer's thread, not the compressor, sets
+ * the pace). A process cannot shrink its pool once started, so the ingest keeps two blocks in
+ * flight instead.
  */
 export const COMPRESSING_AT_ONCE = 2;
 let compressing = 0;
 const waiting: (() => void)[] = [];
 
 /**
- * Compress one block on libuv's thread pool: it starts as soon as the block is sealed (or a slot
- * frees) and runs while parsing goes on, so compression fills whatever core the parser and the
- * writer leave idle.
+ * Compress one block: a small one at once, a larger one on libuv's thread pool, where it starts as
+ * soon as the block is sealed (or a slot frees) and runs while parsing goes on, so compression
+ * fills whatever core the parser and the writer leave idle.
  */
 export function compressBlock(raw: Buffer): Promise<Buffer> {
+  if (raw.length <= IN_PLACE_BYTES) {
+    try {
+      return Promise.resolve(brotliCompressSync(raw, BROTLI_OPTIONS(raw.length)));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
   return new Promise((resolve, reject) => {
     const start = () => {
       compressing++;

@@ -8,7 +8,7 @@ import { FormatNotDetected, NotASessionFile, PathNotFound, toErrorShape } from '
 import type { Defect, Format } from '../core/model.js';
 import type { Importer, SourceFile } from '../formats/importer.js';
 import { detectFormat, importerFor, loadImporter, loadImporters } from '../formats/registry.js';
-import type { FileRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { planFile, prepareDocument, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
 import { findRootsBelow } from './find-roots.js';
 import { ParseQueue } from './parse-queue.js';
@@ -201,15 +201,18 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
   };
   try {
     // A stat pass first, so progress knows the total of new bytes.
-    const work: { root: PlannedRoot; file: SourceFile; rootId: number; current: FileRecord | null }[] = [];
+    const work: { root: PlannedRoot; file: SourceFile; rootId: number }[] = [];
     let bytesTotal = 0;
     for (const root of planned) {
       const rootId = await writer.rootId(root.path, root.format);
       const notes: Defect[] = [...(root.rootNotes ?? []), ...root.files.flatMap((f) => f.notes ?? [])];
       if (notes.length) summary.defects += await writer.addDefects(rootId, notes);
       for (const file of root.files) {
+        work.push({ root, file, rootId });
+        // A database row source has no file to stat (its size is known once its rows are read,
+        // when it is planned): it adds nothing to the total, without a lookup and a failing stat each.
+        if (file.rows) continue;
         const current = await writer.currentFile(file.path);
-        work.push({ root, file, rootId, current });
         bytesTotal += Math.max(0, sizeOf(file.path) - (current?.offset ?? 0));
       }
     }

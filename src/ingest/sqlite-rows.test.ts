@@ -42,6 +42,28 @@ describe('readRows', () => {
     expect(nulls.toString()).toBe('{"table":"x","data":{}}\n');
   });
 
+  it('writes rows with and without data, multi-byte columns and newline data side by side, each line whole', () => {
+    const { path, db } = makeDb();
+    const rows: [string, string, number, string][] = [
+      ['m1', 's\u00e9', 1, '{"a":"\u00e9\u{1F600}"}'],
+      ['m2', 's\u00e9', 2, '{\n"b":1}'],
+      ['m3 \u2603 "q"', 's\u00e9', 3, '{}'],
+    ];
+    for (const r of rows) db.prepare('INSERT INTO message VALUES (?, ?, ?, ?)').run(...r);
+    const sql = `SELECT 'message' AS "table", id, session_id, time_created, CASE WHEN id = 'm1' THEN NULL ELSE CAST(data AS BLOB) END AS data
+      FROM message WHERE session_id = ? ORDER BY time_created`;
+    const bytes = readRows({ db: path, sql, params: ['s\u00e9'], version: 1 });
+    expect(bytes.toString('utf8')).toBe(
+      [
+        '{"table":"message","id":"m1","session_id":"s\u00e9","time_created":1}',
+        `{"table":"message","id":"m2","session_id":"s\u00e9","time_created":2,"data_text":${JSON.stringify('{\n"b":1}')}}`,
+        '{"table":"message","id":"m3 \u2603 \\"q\\"","session_id":"s\u00e9","time_created":3,"data":{}}',
+        '',
+      ].join('\n'),
+    );
+    expect(readRows({ db: path, sql, params: ['none'], version: 1 }).length).toBe(0);
+  });
+
   it('keeps a data value that holds a newline on one line, as a JSON string', () => {
     const { path, db } = makeDb();
     db.prepare('INSERT INTO message VALUES (?, ?, ?, ?)').run('m1', 's1', 1, '{\n  "pretty": true\n}');

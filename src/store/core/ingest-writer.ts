@@ -114,7 +114,10 @@ export class SqlIngestWriter implements IngestWriter {
         ],
       ),
     );
-    return (await this.files('f.id = $1', [id]))[0]!;
+    const record = (await this.files('f.id = $1', [id]))[0]!;
+    // Its batches look the key up next: known now, so not read again (one query per file saved).
+    this.fileKeys.set(id, { id, rootId: record.rootId, format: record.format, evidenceOnly: record.evidenceOnly });
+    return record;
   }
 
   async findByFirstLine(rootId: number, chainGroup: string, hash: Buffer): Promise<FileRecord[]> {

@@ -15,6 +15,11 @@ export function sqliteWriter(db: Database.Database, sql: Sql, releaseLock: () =>
     tok_in, tok_out, tok_cw, tok_cr, tool_name, tool_status, summary, attrs, tok_rs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
     ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertFts = db.prepare('INSERT INTO message_fts (rowid, text) VALUES (?, ?)');
+  // Prepared once: a file is created per source, and OpenCode has two sources per session (thousands).
+  const nextIds = {
+    roots: db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM roots').pluck(),
+    files: db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM files').pluck(),
+  };
   let bytes = 0;
   const commit = async () => {
     if (db.inTransaction) db.exec('COMMIT');
@@ -54,7 +59,7 @@ export function sqliteWriter(db: Database.Database, sql: Sql, releaseLock: () =>
       }
     },
     async nextId(table) {
-      return (db.prepare(`SELECT coalesce(max(id), 0) + 1 AS id FROM ${table}`).get() as { id: number }).id;
+      return nextIds[table].get() as number;
     },
     async insertEvents(_sql, fileId, events, sids, seqs) {
       events.forEach((e, i) => {
