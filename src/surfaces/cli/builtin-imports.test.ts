@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import fsDefault, * as fs from 'node:fs';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript (it runs inside rollup, from the build)
@@ -42,7 +42,7 @@ describe('rewriteBuiltinImports', () => {
     const os = await import('node:os');
     expect(seen.join).toBe(path.join);
     expect(seen.separator).toBe(path.sep);
-    expect(seen.fsDefault).toBe(fsDefault);
+    expect(seen.fsDefault).toBe(fs.default);
     expect(seen.statSync).toBe(fs.statSync);
     expect(seen.os).toBe(os.default);
     expect(seen.hash).toBe(crypto.hash);
