@@ -2,7 +2,6 @@
 // import form of a built-in becomes constants from process.getBuiltinModule holding the same values,
 // lines are kept, other imports are left alone, and the built bundle imports no built-in as a module.
 
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +10,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript (it runs inside rollup, from the build)
 import { rewriteBuiltinImports } from '../../../scripts/builtin-imports.mjs';
-import { BIN, REPO, tempDir } from '../../../test/helpers.js';
+import { REPO, tempDir } from '../../../test/helpers.js';
 
 const CHUNK = `import { join, sep as separator } from 'node:path';
 import fsDefault, { statSync } from 'node:fs';
@@ -73,17 +72,5 @@ describe('the built CLI bundle', () => {
     expect(files.length).toBeGreaterThan(10);
     const importing = files.filter((f) => /^\s*(import|export)\b[^;]*['"]node:[\w/]+['"]/m.test(readFileSync(f, 'utf8')));
     expect(importing).toEqual([]);
-  });
-});
-
-describe('bin/hindsight on a Node without process.getBuiltinModule (before 20.16)', () => {
-  it('runs the compiled modules instead of the bundle, and answers', () => {
-    const dir = tempDir();
-    const older = join(dir, 'older-node.mjs');
-    writeFileSync(older, 'delete process.getBuiltinModule;\n');
-    const res = spawnSync(process.execPath, ['--import', pathToFileURL(older).href, BIN, 'tools'], { encoding: 'utf8', env: { ...process.env, HINDSIGHT_DB: join(dir, 'h.db') } });
-    expect(res.stderr).toBe('');
-    expect(res.status).toBe(0);
-    expect(res.stdout).toContain('list_sessions');
   });
 });
