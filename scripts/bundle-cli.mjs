@@ -31,7 +31,6 @@ import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 import { bundleSqliteDriver } from './bundle-sqlite-driver.mjs';
 import { cacheChunk } from './cached-chunks.mjs';
-import { builtinImports } from './builtin-imports.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPILED = join(ROOT, 'dist', 'src');
@@ -183,8 +182,7 @@ export async function bundleCli() {
     // main.js's own code goes into the entry file, not a chunk behind a one-line facade (one
     // module fewer for every command); it only adds exports nobody imports.
     preserveEntrySignatures: 'allow-extension',
-    // Built-ins reached through process.getBuiltinModule, not ES module facades (builtin-imports.mjs).
-    plugins: [hindsightModules, builtinImports],
+    plugins: [hindsightModules],
     external: (id) => isBare(id) && !BUNDLED_PACKAGES.has(packageOf(id)),
     // A warning (a missing export, an unresolved import) means a broken bundle: fail the build.
     // Info logs (the chunk-merging statistics) are not for the build's reader.

@@ -13,14 +13,9 @@
 // process exits (then it also holds the functions this run compiled lazily). A cache that cannot
 // be read or written (a read-only install) is never an error: the chunk runs uncached.
 
-// Built-ins through process.getBuiltinModule rather than imports, as in every bundle chunk that loads
-// this module (scripts/builtin-imports.mjs says why): an ES module import of node:fs alone loads
-// Node's streams. Only the bundle loads this module, and bin/hindsight runs the bundle only on a
-// Node that has process.getBuiltinModule.
-const { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } = process.getBuiltinModule('node:fs');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
-const { Script } = process.getBuiltinModule('node:vm');
-type Script = import('node:vm').Script;
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 
 /** The first bytes of a cache file; a new layout gets a new number. */
 const MAGIC = 'hindsight-chunk-cache 1\n';
