@@ -9,7 +9,7 @@
 // same version, and compiling it again (when no prebuilt binary can be downloaded) takes minutes.
 
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -87,6 +87,22 @@ describe(`the ${pkg.name} package, installed from its tarball`, () => {
     // Without them every command loads every tool to build its flags (~0.3 s instead of ~0.13 s).
     expect(catalogue.readCommandCatalogue()?.commands.length).toBeGreaterThan(10);
     expect(catalogue.readCatalogue()?.tools.length).toBeGreaterThan(10);
+  });
+
+  it('runs the bundle, though the install wrote dist/src after dist/bundle', () => {
+    const main = (part: string) => statSync(join(installed, 'dist', part, 'surfaces', 'cli', 'main.js')).mtimeMs;
+    expect(main('bundle')).toBeLessThanOrEqual(main('src'));
+    // A resolve hook records every module the command loads.
+    const hooks = join(work, 'record-hooks.mjs');
+    const register = join(work, 'record.mjs');
+    const out = join(work, 'loaded.txt');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(out)}, r.url + '\\n'); return r; }\n`);
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const res = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, command, '--version'], { cwd: work, encoding: 'utf8' });
+    expect(res.status, res.stderr).toBe(0);
+    const loaded = readFileSync(out, 'utf8').split('\n').filter((u) => u.includes('/dist/'));
+    expect(loaded.some((u) => u.includes('/dist/bundle/surfaces/cli/main.js'))).toBe(true);
+    expect(loaded.filter((u) => u.includes('/dist/src/'))).toEqual([]);
   });
 
   it('hindsight --version prints the package version', () => {
