@@ -244,11 +244,14 @@ async function grep(
           open.add(range.fd); // the descriptor is ours from here on
           if (session.stopped) return false;
           readFrom.set(range.file.file, 'live');
-          // A file in `only` is searched whole, its answers limited to its lines (none: skipped).
+          // A file in `only` is searched whole, its answers limited to its lines (none: skipped, its
+          // descriptor closed with its last range: the scan hands over every range of the file).
           const wanted = only?.get(range.file.fileId);
           if (wanted !== undefined && wanted.length === 0) {
-            open.delete(range.fd);
-            closeSync(range.fd);
+            if (range.last) {
+              open.delete(range.fd);
+              closeSync(range.fd);
+            }
             return;
           }
           // A range of a file skipped since is still handed over (its answer is left out): ranges
