@@ -11,11 +11,12 @@
 
 import { SESSION_SELECT } from '../core/sql-store.js';
 import { first, type Sql } from '../core/sql.js';
+import { pgDialect } from './query.js';
 
 const STATEMENT = `WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE parent_id = $1
     UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id),
   me AS (SELECT sid, root_id, parent_id FROM sessions WHERE id = $1),
-  held AS (SELECT DISTINCT e.file_id FROM events e WHERE e.sid = (SELECT sid FROM me)),
+  held AS (${pgDialect.distinctByIndex('events', 'sid', '(SELECT sid FROM me)', 'file_id')}),
   fam AS (${SESSION_SELECT}
     WHERE s.id = ANY(ARRAY(SELECT $1::text COLLATE "C" UNION ALL SELECT parent_id FROM me UNION ALL SELECT id FROM tree))),
   src AS (SELECT f.id, f.ledger, f.rel_path, f.generation, f.superseded, f.size, f.mtime_ms, f.byte_offset, f.lines FROM files f
