@@ -127,10 +127,19 @@ export function writeStamp(dbPath: string, snapshot: Snapshot): void {
   }
 }
 
-/** Whether `value` is a list of tuples of a string then `numbers` numbers (a stamp's dirs or files). */
-const isEntryList = (value: unknown, numbers: number): boolean =>
-  Array.isArray(value) &&
-  value.every((e) => Array.isArray(e) && e.length === numbers + 1 && typeof e[0] === 'string' && e.slice(1).every((n) => typeof n === 'number'));
+/**
+ * Whether `value` is a list of tuples of a string then `numbers` numbers (a stamp's dirs or files).
+ * Plain loops: every warm report checks ~1,900 entries in a fresh process, where `every` with a
+ * `slice` per entry took 1.7–3 ms and these loops take 0.3 ms.
+ */
+function isEntryList(value: unknown, numbers: number): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const e of value as unknown[]) {
+    if (!Array.isArray(e) || e.length !== numbers + 1 || typeof e[0] !== 'string') return false;
+    for (let i = 1; i <= numbers; i++) if (typeof e[i] !== 'number') return false;
+  }
+  return true;
+}
 
 /** The stamp beside the store, or null when there is none or it is not one this build wrote (then: refresh). */
 function readStamp(dbPath: string): Stamp | null {
