@@ -11,6 +11,8 @@ vi.mock('node:zlib', async (importOriginal) => {
   return {
     ...zlib,
     brotliCompress: (raw: Buffer, options: object, done: (err: Error | null, out: Buffer) => void) => {
+      // What zlib does with options it refuses: throw before any work is queued.
+      if (raw.includes('REFUSED')) throw new Error('refused before the pool took it');
       running++;
       most = Math.max(most, running);
       zlib.brotliCompress(raw, options, (err, out) =>
@@ -37,5 +39,20 @@ describe('compressBlock', () => {
     expect(most).toBe(COMPRESSING_AT_ONCE);
     expect(running).toBe(0);
     out.forEach((data, i) => expect(brotliDecompressSync(data).equals(blocks[i]!)).toBe(true));
+  });
+
+  it('frees the slot of a block whose compression throws at once, so every later block still compresses', async () => {
+    const refused = Array.from({ length: COMPRESSING_AT_ONCE }, () => Buffer.from('REFUSED\n'.repeat(1024)));
+    const fine = Array.from({ length: 3 }, (_, i) => Buffer.from(`{"fine":${i}}\n`.repeat(600)));
+    const settled = Promise.allSettled([...refused, ...fine].map((b) => compressBlock(b)));
+    const timeout = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 5000));
+    const out = await Promise.race([settled, timeout]);
+    expect(out).not.toBe('stuck');
+    const results = out as PromiseSettledResult<Buffer>[];
+    expect(results.slice(0, COMPRESSING_AT_ONCE).map((r) => r.status)).toEqual(refused.map(() => 'rejected'));
+    results.slice(COMPRESSING_AT_ONCE).forEach((r, i) => {
+      expect(r.status).toBe('fulfilled');
+      expect(brotliDecompressSync((r as PromiseFulfilledResult<Buffer>).value).equals(fine[i]!)).toBe(true);
+    });
   });
 });

@@ -32,7 +32,6 @@ export const BROTLI_OPTIONS = (size: number) => ({
 });
 
 /**
-/**
  * Blocks up to this size are compressed on the calling thread. A trip through the thread pool
  * costs this thread ~55–85 µs per block whatever its size (a stream, its buffers, the callback)
  * and the process ~130 µs more than compressing in place (the pool thread's wake-up and hand-back);
@@ -68,14 +67,23 @@ export function compressBlock(raw: Buffer): Promise<Buffer> {
     }
   }
   return new Promise((resolve, reject) => {
+    const done = () => {
+      compressing--;
+      waiting.shift()?.();
+    };
     const start = () => {
       compressing++;
-      brotliCompress(raw, BROTLI_OPTIONS(raw.length), (err, out) => {
-        compressing--;
-        waiting.shift()?.();
-        if (err) reject(err);
-        else resolve(out);
-      });
+      try {
+        brotliCompress(raw, BROTLI_OPTIONS(raw.length), (err, out) => {
+          done();
+          if (err) reject(err);
+          else resolve(out);
+        });
+      } catch (err) {
+        // Thrown before the pool took the block: its slot is free again, or no block would start after it.
+        done();
+        reject(err as Error);
+      }
     };
     if (compressing < COMPRESSING_AT_ONCE) start();
     else waiting.push(start);
