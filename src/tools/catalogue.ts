@@ -92,19 +92,20 @@ export const COMMANDS_PATH = fileURLToPath(new URL('./tool-commands.json', impor
 export const REGISTRY_PATH = fileURLToPath(new URL('./registry.js', import.meta.url));
 
 /**
- * `path` as JSON when it holds `field` and was written from the compiled registry as it is now;
- * null otherwise. Fresh: the registry still has the mtime the build recorded, or the file is not
- * older than the registry. The second case is a package installed from npm's tarball, which sets
- * every file to one fixed time (1985-10-26): the recorded mtime never matches there, and every
- * command fell back to loading every tool (~0.3 s instead of ~0.13 s). A bare tsc run after the
- * build leaves the registry newer than the file, which stays stale as before.
+ * `path` as JSON when it holds `field` and was written from the compiled registry at `registry` as
+ * it is now; null otherwise (unreadable, not JSON, another shape). Fresh: the registry still has the
+ * mtime the build recorded, or the file is not older than the registry. The second case is a
+ * package installed by npm, which writes every file anew (its tarball holds one fixed time): the
+ * recorded mtime never matches there, and every command fell back to loading every tool (~0.3 s
+ * instead of ~0.13 s). A bare tsc run after the build leaves the registry newer than the file,
+ * which stays stale as before. Exported for its test.
  */
-function readFresh<T extends { registry_mtime_ms: number }>(path: string, field: keyof T): T | null {
+export function readFresh<T extends { registry_mtime_ms: number }>(path: string, field: keyof T, registry = REGISTRY_PATH): T | null {
   try {
     const written = JSON.parse(readFileSync(path, 'utf8')) as T;
-    const registry = statSync(REGISTRY_PATH).mtimeMs;
-    if ((written.registry_mtime_ms !== registry && statSync(path).mtimeMs < registry) || !Array.isArray(written[field])) return null;
-    return written;
+    const registryAt = statSync(registry).mtimeMs;
+    const fresh = written?.registry_mtime_ms === registryAt || statSync(path).mtimeMs >= registryAt;
+    return fresh && Array.isArray(written?.[field]) ? written : null;
   } catch {
     return null;
   }
