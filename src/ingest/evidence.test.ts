@@ -70,3 +70,41 @@ describe('evidence blocks', () => {
     }
   });
 });
+
+describe('evidence buffers and output room', () => {
+  it('gives a block that compresses far worse than the one before it all of its bytes', async () => {
+    // The output room follows the last block's ratio: a run of zeros leaves almost none, then
+    // random bytes (which do not compress) need more than that room.
+    const zeros = Buffer.alloc(256 * 1024);
+    const noise = Buffer.from(Array.from({ length: 256 * 1024 }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 13) & 0xff));
+    for (const raw of [zeros, noise, zeros, noise]) expect(brotliDecompressSync(await compressBlock(raw)).equals(raw)).toBe(true);
+  });
+
+  it('keeps each block its own bytes when a later block is built in the buffer of one already compressed', async () => {
+    const builder = new EvidenceBuilder();
+    const line = (n: number) => Buffer.from(JSON.stringify({ n, text: `line ${n} `.repeat(40) }));
+    const blocks = [];
+    let n = 0;
+    let offset = 0;
+    const addBytes = (total: number) => {
+      for (let bytes = 0; bytes < total; n++) {
+        const l = line(n);
+        builder.add(n + 1, offset, l, 'ok');
+        offset += l.length + 1;
+        bytes += l.length + 1;
+      }
+    };
+    for (let round = 0; round < 6; round++) {
+      // A block and more, then wait until it is compressed, so the next block reuses its buffer.
+      addBytes(BLOCK_BYTES + 1000);
+      blocks.push(...(await builder.take()));
+    }
+    // Many blocks at once, while earlier ones are still on the pool: none may be built in a buffer still being compressed.
+    addBytes(12 * BLOCK_BYTES);
+    blocks.push(...(await builder.take()));
+    const expected = Array.from({ length: n }, (_, i) => `${line(i).toString()}\n`).join('');
+    const stored = blocks.map((b) => brotliDecompressSync(b.data).toString()).join('');
+    expect(blocks.length).toBeGreaterThanOrEqual(18);
+    expect(stored).toBe(expected);
+  });
+});

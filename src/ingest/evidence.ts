@@ -15,12 +15,16 @@ import { lineHash } from '../core/line-hash.js';
 export const BLOCK_BYTES = 512 * 1024;
 const BROTLI_QUALITY = 3;
 
-/** The compressor's options for a block of `size` bytes (exported for bench/ingest-floor.ts, which times the same work). */
-export const BROTLI_OPTIONS = (size: number) => ({
-  // Room for the whole compressed block (7–16% of the input on the generated corpora) in one
-  // output buffer: the default 16 KiB took the block through the thread pool 5–6 times, each a
-  // wake-up of a pool thread and a callback here (~10% of the compressor's CPU in a microbenchmark).
-  chunkSize: Math.max(16 * 1024, size >> 2),
+/**
+ * The compressor's options for a block of `size` bytes expected to compress to about `expected`
+ * (exported for bench/ingest-floor.ts, which times the same work).
+ */
+export const BROTLI_OPTIONS = (size: number, expected = size >> 2) => ({
+  // Room for the whole compressed block in one output buffer: the default 16 KiB took the block
+  // through the thread pool 5–6 times, each a wake-up of a pool thread and a callback here (~10%
+  // of the compressor's CPU in a microbenchmark). No more room than that: the compressed block is
+  // a view of this buffer, so the whole buffer lives as long as the block does (see outputBytes).
+  chunkSize: Math.max(16 * 1024, Math.min(size + 1024, expected)),
   params: {
     [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
     [constants.BROTLI_PARAM_SIZE_HINT]: size,
@@ -50,6 +54,19 @@ export const IN_PLACE_BYTES = 4 * 1024;
  * flight instead.
  */
 export const COMPRESSING_AT_ONCE = 2;
+
+/**
+ * The last large block's compressed size ÷ its size. Blocks of one input compress alike (7–9% on
+ * Control Plane ledgers, 15–16% on Claude Code transcripts), so the next block's output buffer is
+ * sized from it with a quarter to spare, instead of a quarter of the block whatever the input: a
+ * Control Plane block held 144 KiB for its ~37 KiB until collected, some 64 MB of such buffers
+ * between collections on a large root. A block that needs more gets a second buffer (one more
+ * trip through the pool).
+ */
+let lastRatio = 0.25;
+
+/** Output room for a block of `size` bytes. */
+const outputBytes = (size: number): number => Math.ceil(size * lastRatio * 1.25) + 1024;
 let compressing = 0;
 const waiting: (() => void)[] = [];
 
@@ -74,10 +91,13 @@ export function compressBlock(raw: Buffer): Promise<Buffer> {
     const start = () => {
       compressing++;
       try {
-        brotliCompress(raw, BROTLI_OPTIONS(raw.length), (err, out) => {
+        brotliCompress(raw, BROTLI_OPTIONS(raw.length, outputBytes(raw.length)), (err, out) => {
           done();
           if (err) reject(err);
-          else resolve(out);
+          else {
+            lastRatio = out.length / raw.length;
+            resolve(out);
+          }
         });
       } catch (err) {
         // Thrown before the pool took the block: its slot is free again, or no block would start after it.
@@ -88,6 +108,26 @@ export function compressBlock(raw: Buffer): Promise<Buffer> {
     if (compressing < COMPRESSING_AT_ONCE) start();
     else waiting.push(start);
   });
+}
+
+/** The buffer a block of a large input is built in: a full block and room for the line that ends it. */
+const BLOCK_BUFFER_BYTES = BLOCK_BYTES + 64 * 1024;
+/**
+ * Block buffers whose compression has finished, kept for the blocks after them instead of one
+ * new 576 KiB allocation per block (glibc serves them from its main heap once the first is freed):
+ * on a 2.4 GB Control Plane root the ingest's system CPU went from 5.2–6.3 s to 4.3 s. More than
+ * the blocks in flight need: the writer may be a few blocks behind the parser.
+ */
+const SPARE_BUFFERS = 8;
+const spareBuffers: Buffer[] = [];
+
+function blockBuffer(size: number): Buffer {
+  return (size === BLOCK_BUFFER_BYTES && spareBuffers.pop()) || Buffer.allocUnsafeSlow(size);
+}
+
+/** Keep a block's buffer for a later block, once nothing reads it any more. */
+function recycle(buf: Buffer): void {
+  if (buf.length === BLOCK_BUFFER_BYTES && spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buf);
 }
 
 export class EvidenceBuilder {
@@ -130,9 +170,10 @@ export class EvidenceBuilder {
     if (this.buf && need <= this.buf.length) return;
     // A block closes once it reaches BLOCK_BYTES, so it rarely needs more than that plus one line;
     // a small file's block needs no more than the file.
-    const size = this.used === 0 ? Math.max(need, Math.min(BLOCK_BYTES + 64 * 1024, Math.max(0, this.expectedBytes))) : need;
-    const grown = Buffer.allocUnsafeSlow(size);
+    const size = this.used === 0 ? Math.max(need, Math.min(BLOCK_BUFFER_BYTES, Math.max(0, this.expectedBytes))) : need;
+    const grown = blockBuffer(size);
     if (this.buf && this.used > 0) this.buf.copy(grown, 0, 0, this.used);
+    if (this.buf) recycle(this.buf);
     this.buf = grown;
   }
 
@@ -142,7 +183,19 @@ export class EvidenceBuilder {
     const raw = this.buf!.subarray(0, this.used);
     // The filter (grep's block skipping) is built here, while the bytes are in the cache, beside their compression.
     const block = { firstLine: this.firstLine, firstOffset: this.firstOffset, rawBytes: raw.length, lines: this.lines, gramFilter: gramFilter(raw) };
-    this.done.push(compressBlock(raw).then((data) => ({ ...block, data })));
+    const buf = this.buf!;
+    this.done.push(
+      compressBlock(raw).then(
+        (data) => {
+          recycle(buf); // compressed: nothing reads the raw bytes any more
+          return { ...block, data };
+        },
+        (err: unknown) => {
+          recycle(buf);
+          throw err;
+        },
+      ),
+    );
     // The sealed bytes are being compressed: the next block gets a buffer of its own.
     this.expectedBytes -= this.used;
     this.buf = null;

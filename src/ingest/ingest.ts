@@ -11,6 +11,7 @@ import { detectFormat, importerFor, loadImporter, loadImporters } from '../forma
 import type { Store } from '../store/store.js';
 import { planFile, prepareDocument, runPlan, type ChainLink, type FilePlan } from './ingest-file.js';
 import { findRootsBelow } from './find-roots.js';
+import { HeapBound } from './heap-bound.js';
 import { ParseQueue } from './parse-queue.js';
 import { sizeOf } from './size-of.js';
 import { parseWorkerUrl, ParseWorkers, type ChunkQueue } from './parse-workers.js';
@@ -183,6 +184,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
   await loadImporters();
   const { planned, results, defaults } = await resolveRoots(paths, options);
   const writer = await store.beginIngest({ wait: options.wait });
+  const heap = new HeapBound();
   const summary: IngestSummary = {
     roots: results,
     defaults,
@@ -241,6 +243,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
         options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
         const outcome = await runPlan(writer, plan, queue, (n) => {
           bytesDone += n;
+          heap.check();
           options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone, bytesTotal, currentFile: path });
         });
         filesDone++;
@@ -258,6 +261,7 @@ export async function ingestPaths(store: Store, paths: string[], options: Ingest
       await queue.close();
     }
     options.onProgress?.({ filesDone, filesTotal: work.length, bytesDone: bytesTotal, bytesTotal, currentFile: '' });
+    heap.check(); // the summaries read every touched session back: from a heap without the parse's garbage
     summary.sessionsTouched = await writer.summarizeDirty((format, input) => importerFor(format).summarize(input));
     summary.sessions = (await store.totals()).sessions;
   } finally {
