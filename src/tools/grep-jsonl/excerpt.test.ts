@@ -48,6 +48,21 @@ describe('placing a match in a page line', () => {
     });
   }
 
+  it('places a match RE2 alone can run (V8 refuses the pattern) and one V8 backtracks on', async () => {
+    // (?:ab){200}: RE2 runs it, V8's screen refuses it (not linear there): placed by RE2 alone.
+    const counted = await planUserSearch('(?:ab){200}', { ignoreCase: false });
+    expect(counted.engine).toBe('re2');
+    const line = `{"x":"${'ab'.repeat(250)}"}`;
+    expect(placeMatch(await matchFinder(counted), Buffer.from(line), line)).toMatchObject({ match_offset: 6, match_length: 400 });
+    // (a+)+b over a long run of a's before the match: V8 backtracks, and the place is still RE2's.
+    const nested = await planUserSearch('(a+)+b', { ignoreCase: false });
+    const find = await matchFinder(nested);
+    for (const text of [`{"s":"${'a'.repeat(28)}c","t":"aab"}`, `{"t":"xab","s":"${'a'.repeat(28)}c"}`]) {
+      const bytes = Buffer.from(text);
+      expect(placeMatch(find, bytes, text)).toMatchObject(re2Place(nested.source, bytes)!);
+    }
+  });
+
   it('places a match in a line that is not valid UTF-8 by its bytes', async () => {
     const plan = await planUserSearch('err[a-z]+', { ignoreCase: false });
     const find = await matchFinder(plan);

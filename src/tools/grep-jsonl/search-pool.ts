@@ -180,14 +180,14 @@ export class SearchSession {
    * give the bytes `onMatched` receives back with recycleBlockBuffer. Small blocks wait to go with the
    * next ones, up to BATCH_BYTES; `finish` and `backlog` send what waits.
    */
-  submit(block: SearchBlock, onMatched: OnMatched, options: { owned?: boolean; onFailed?: OnFailed } = {}): void {
+  submit(block: SearchBlock, onMatched: OnMatched, options: { owned?: boolean } = {}): void {
     if (this.ended || this.workers.length === 0) return;
     let data = block.data;
     if (!options.owned) {
       data = takeBlockBuffer(block.data.byteLength); // its own buffer, given back by the caller
       data.set(block.data);
     }
-    this.add({ kind: 'block', block: { ...block, data } }, data.byteLength, (r) => r.kind === 'block' && onMatched(r.lines, r.data), options.onFailed);
+    this.add({ kind: 'block', block: { ...block, data } }, data.byteLength, (r) => r.kind === 'block' && onMatched(r.lines, r.data), undefined);
   }
 
   /**
